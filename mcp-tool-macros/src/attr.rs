@@ -1,0 +1,211 @@
+//! The options of `#[mcp_tool(...)]` and of `#[arg(...)]` on an argument.
+
+use proc_macro2::{Span, TokenStream};
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Meta, Token};
+
+use crate::errors::Errors;
+use crate::suggest;
+
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "meta",
+];
+
+const ARG_KEYS: &[&str] = &["description", "default", "example", "input"];
+
+/// A boolean option given as a flag (`read_only`) or a value (`read_only = false`).
+#[derive(Clone, Copy)]
+pub(crate) struct Flag {
+    pub value: bool,
+}
+
+#[derive(Default)]
+pub(crate) struct ToolAttr {
+    pub name: Option<LitStr>,
+    pub title: Option<LitStr>,
+    pub description: Option<LitStr>,
+    pub read_only: Option<Flag>,
+    pub destructive: Option<Flag>,
+    pub idempotent: Option<Flag>,
+    pub open_world: Option<Flag>,
+    pub meta: Option<LitStr>,
+}
+
+fn key_of(meta: &Meta) -> String {
+    meta.path()
+        .get_ident()
+        .map(|ident| ident.to_string())
+        .unwrap_or_else(|| quote::quote!(#meta).to_string())
+}
+
+fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
+    match meta {
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => Some(text.clone()),
+            other => {
+                errors.spanned(other, format!("`{}` takes a string literal", key_of(meta)));
+                None
+            }
+        },
+        _ => {
+            errors.spanned(meta, format!("write `{} = \"...\"`", key_of(meta)));
+            None
+        }
+    }
+}
+
+fn flag_value(meta: &Meta, errors: &mut Errors) -> Option<Flag> {
+    match meta {
+        Meta::Path(_) => Some(Flag { value: true }),
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Bool(LitBool { value, .. }),
+                ..
+            }) => Some(Flag { value: *value }),
+            other => {
+                errors.spanned(other, format!("`{}` takes `true` or `false`", key_of(meta)));
+                None
+            }
+        },
+        Meta::List(list) => {
+            errors.spanned(list, format!("write `{0}` or `{0} = true`", key_of(meta)));
+            None
+        }
+    }
+}
+
+/// Stores `value` in `slot`, reporting a key given twice.
+fn set_once<T>(slot: &mut Option<T>, value: Option<T>, meta: &Meta, errors: &mut Errors) {
+    if slot.is_some() {
+        errors.spanned(
+            meta.path(),
+            format!("`{}` is given more than once", key_of(meta)),
+        );
+    } else {
+        *slot = value;
+    }
+}
+
+fn parse_list(tokens: TokenStream, errors: &mut Errors) -> Vec<Meta> {
+    errors
+        .collect(Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens))
+        .map(|list| list.into_iter().collect())
+        .unwrap_or_default()
+}
+
+/// Parses `#[mcp_tool(...)]`, reporting every bad key.
+pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolAttr {
+    let mut attr = ToolAttr::default();
+    for meta in parse_list(tokens, errors) {
+        let key = key_of(&meta);
+        match key.as_str() {
+            "name" => {
+                let value = string_value(&meta, errors);
+                set_once(&mut attr.name, value, &meta, errors);
+            }
+            "title" => {
+                let value = string_value(&meta, errors);
+                set_once(&mut attr.title, value, &meta, errors);
+            }
+            "description" => {
+                let value = string_value(&meta, errors);
+                set_once(&mut attr.description, value, &meta, errors);
+            }
+            "meta" | "_meta" => {
+                let value = string_value(&meta, errors);
+                if let Some(json) = &value {
+                    check_meta_json(json, errors);
+                }
+                set_once(&mut attr.meta, value, &meta, errors);
+            }
+            "read_only" | "destructive" | "idempotent" | "open_world" => {
+                let value = flag_value(&meta, errors);
+                let slot = match key.as_str() {
+                    "read_only" => &mut attr.read_only,
+                    "destructive" => &mut attr.destructive,
+                    "idempotent" => &mut attr.idempotent,
+                    _ => &mut attr.open_world,
+                };
+                set_once(slot, value, &meta, errors);
+            }
+            _ => errors.spanned(
+                meta.path(),
+                suggest::unknown("`mcp_tool` option", &key, TOOL_KEYS),
+            ),
+        }
+    }
+    attr
+}
+
+fn check_meta_json(json: &LitStr, errors: &mut Errors) {
+    match serde_json::from_str::<serde_json::Value>(&json.value()) {
+        Ok(serde_json::Value::Object(_)) => {}
+        Ok(_) => errors.spanned(
+            json,
+            "`meta` must be a JSON object, such as `r#\"{\"team\": \"cart\"}\"#`",
+        ),
+        Err(error) => errors.spanned(json, format!("`meta` is not valid JSON: {error}")),
+    }
+}
+
+/// The options of `#[arg(...)]` on one argument.
+#[derive(Default)]
+pub(crate) struct ArgAttr {
+    pub description: Option<LitStr>,
+    /// `Some(None)` for `default`, `Some(Some(expr))` for `default = expr`.
+    pub default: Option<Option<Expr>>,
+    pub example: Option<Expr>,
+    pub input: Option<Span>,
+}
+
+pub(crate) fn parse_arg_attr(attr: &syn::Attribute, into: &mut ArgAttr, errors: &mut Errors) {
+    let tokens = match &attr.meta {
+        Meta::List(list) => list.tokens.clone(),
+        other => {
+            errors.spanned(other, "write `#[arg(description = \"...\")]`, `#[arg(default)]`, `#[arg(default = value)]`, `#[arg(example = value)]` or `#[arg(input)]`");
+            return;
+        }
+    };
+    for meta in parse_list(tokens, errors) {
+        let key = key_of(&meta);
+        match (key.as_str(), &meta) {
+            ("description", _) => {
+                let value = string_value(&meta, errors);
+                set_once(&mut into.description, value, &meta, errors);
+            }
+            ("default", Meta::Path(_)) => set_once(&mut into.default, Some(None), &meta, errors),
+            ("default", Meta::NameValue(pair)) => set_once(
+                &mut into.default,
+                Some(Some(pair.value.clone())),
+                &meta,
+                errors,
+            ),
+            ("example", Meta::NameValue(pair)) => {
+                set_once(&mut into.example, Some(pair.value.clone()), &meta, errors)
+            }
+            ("input", Meta::Path(path)) => {
+                set_once(&mut into.input, Some(path.span()), &meta, errors)
+            }
+            ("default" | "example" | "input", _) => errors.spanned(
+                &meta,
+                format!("malformed `{key}`; see the `#[arg]` documentation"),
+            ),
+            _ => errors.spanned(
+                meta.path(),
+                suggest::unknown("`arg` option", &key, ARG_KEYS),
+            ),
+        }
+    }
+}

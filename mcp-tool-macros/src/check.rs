@@ -1,0 +1,112 @@
+//! Rules on a parsed tool that need the whole model: its name, its descriptions, its
+//! arguments taken together.
+
+use crate::errors::Errors;
+use crate::parse::Tool;
+use crate::suggest;
+
+/// The MCP rule for tool names: 1 to 128 of `A-Z a-z 0-9 _ - .`.
+fn name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length == 0 {
+        return Some("a tool name cannot be empty".into());
+    }
+    if length > 128 {
+        return Some(format!(
+            "tool name is {length} characters long; MCP allows at most 128"
+        ));
+    }
+    let bad: Vec<String> = name
+        .chars()
+        .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .map(|c| format!("{c:?}"))
+        .collect();
+    if bad.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "tool name `{name}` contains {}; MCP tool names use only A-Z, a-z, 0-9, `_`, `-` and `.`",
+            bad.join(", ")
+        ))
+    }
+}
+
+pub(crate) fn check(tool: &Tool, errors: &mut Errors) {
+    if let Some(problem) = name_problem(&tool.name()) {
+        errors.at(tool.name_token_span(), problem);
+    }
+
+    let has_description = tool
+        .attr
+        .description
+        .as_ref()
+        .map_or(!tool.docs.description.trim().is_empty(), |d| {
+            !d.value().trim().is_empty()
+        });
+    if !has_description {
+        errors.at(
+            tool.name_span,
+            format!(
+                "tool `{}` has no description: the model reads it to decide when to call the \
+                 tool. Add a doc comment (`/// ...`) or `#[mcp_tool(description = \"...\")]`",
+                tool.name()
+            ),
+        );
+    }
+
+    let names: Vec<String> = tool.args.iter().map(|arg| arg.property()).collect();
+    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    for doc in &tool.docs.arguments {
+        if !known.contains(&doc.name.as_str()) {
+            let message = if known.is_empty() {
+                format!(
+                    "the `# Arguments` section documents `{}`, but the tool takes no arguments",
+                    doc.name
+                )
+            } else {
+                suggest::unknown("argument in `# Arguments`", &doc.name, &known)
+            };
+            errors.at(doc.span, message);
+        }
+    }
+    for arg in &tool.args {
+        if let (Some(_), Some(from_attr)) = (
+            tool.docs
+                .arguments
+                .iter()
+                .find(|doc| doc.name == arg.property()),
+            &arg.attr.description,
+        ) {
+            errors.spanned(
+                from_attr,
+                format!(
+                    "argument `{}` is described twice: in `# Arguments` and here",
+                    arg.property()
+                ),
+            );
+        }
+    }
+
+    if let Some(input) = tool.whole_input() {
+        if tool.args.len() > 1 {
+            for other in tool.args.iter().filter(|arg| arg.attr.input.is_none()) {
+                errors.spanned(
+                    &other.ident,
+                    "a tool whose input is one `#[arg(input)]` struct takes no other arguments: \
+                     move this one into the struct",
+                );
+            }
+        }
+        let extra = input.attr.default.is_some()
+            || input.attr.description.is_some()
+            || input.attr.example.is_some()
+            || !input.validate.is_empty();
+        if extra {
+            errors.spanned(
+                &input.ident,
+                "an `#[arg(input)]` struct describes and validates itself: put descriptions, \
+                 defaults and `#[validate]` on its fields",
+            );
+        }
+    }
+}

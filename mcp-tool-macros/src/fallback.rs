@@ -1,0 +1,49 @@
+//! What to emit when the input has errors: the user's own item, so that the rest of their
+//! crate still resolves, plus stand-ins for what we would have generated. The user then sees
+//! only our diagnostics, not a cascade of "cannot find function `x_tool`".
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Ident, ItemImpl, Visibility};
+
+use crate::errors::Errors;
+
+/// A free tool's item, its stand-in definition function, and the errors.
+pub(crate) fn free(
+    item: TokenStream,
+    vis: &Visibility,
+    ident: &Ident,
+    errors: &Errors,
+) -> TokenStream {
+    let errors = errors.to_compile_errors();
+    let definition = format_ident!("{}_tool", ident.to_string().trim_start_matches("r#"));
+    quote! {
+        #errors
+        #item
+        #[allow(dead_code)]
+        #vis fn #definition<__S>() -> ::mcp_tool_runtime::ToolDef<__S> {
+            ::core::unreachable!()
+        }
+    }
+}
+
+/// An impl block, its stand-in `ToolSet`, and the errors.
+pub(crate) fn tool_set(item: &ItemImpl, errors: &Errors) -> TokenStream {
+    let errors = errors.to_compile_errors();
+    let (impl_generics, _, where_clause) = item.generics.split_for_impl();
+    let self_ty = &item.self_ty;
+    let stand_in = item.trait_.is_none().then(|| {
+        quote! {
+            impl #impl_generics ::mcp_tool_runtime::ToolSet for #self_ty #where_clause {
+                fn tools() -> ::std::vec::Vec<::mcp_tool_runtime::ToolDef<Self>> {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    });
+    quote! {
+        #errors
+        #item
+        #stand_in
+    }
+}

@@ -1,0 +1,32 @@
+//! Procedural macros of mcp-tool. Use them through `mcp-tool-runtime`, which re-exports
+//! them and documents them in full.
+//!
+//! The crate reads like serde_derive and thiserror: [`parse`] turns tokens into a model
+//! while collecting every error, [`check`] validates the model, and [`expand`] writes the
+//! code. On any error, [`fallback`] emits the user's item unchanged beside the errors, so the
+//! user sees our diagnostics and not a cascade of "cannot find function".
+
+mod attr;
+mod check;
+mod docs;
+mod errors;
+mod expand;
+mod fallback;
+mod parse;
+mod suggest;
+mod validate_attr;
+
+use proc_macro::TokenStream;
+
+/// Turns a function into an MCP tool. See `mcp_tool_runtime::mcp_tool` for the full guide.
+#[proc_macro_attribute]
+pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::tool(attr.into(), item.into()).into()
+}
+
+/// Marks an `impl` block whose `#[mcp_tool]` methods are the tools of that state type.
+/// See `mcp_tool_runtime::mcp_tools`.
+#[proc_macro_attribute]
+pub fn mcp_tools(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::tool_set(attr.into(), item.into()).into()
+}

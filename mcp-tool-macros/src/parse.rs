@@ -1,0 +1,211 @@
+//! Tokens to a model of one tool, collecting every error on the way.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{Attribute, FnArg, Ident, Pat, ReturnType, Signature, Type};
+
+use crate::attr::{self, ArgAttr, ToolAttr};
+use crate::docs::{self, Docs};
+use crate::errors::Errors;
+use crate::validate_attr;
+
+/// Where the tool function lives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A free function (or an associated function in an impl without `#[mcp_tools]`).
+    Free,
+    /// A function in an `impl` block marked `#[mcp_tools]`.
+    ToolSet,
+}
+
+pub(crate) struct Arg {
+    pub ident: Ident,
+    pub ty: Type,
+    pub attr: ArgAttr,
+    /// `#[validate(...)]`, checked and handed to the derives.
+    pub validate: Vec<Attribute>,
+    /// `#[serde(...)]` and `#[schemars(...)]`, handed to the derives as they are.
+    pub passthrough: Vec<Attribute>,
+}
+
+impl Arg {
+    /// The JSON property name: the identifier without `r#`.
+    pub fn property(&self) -> String {
+        let name = self.ident.to_string();
+        name.strip_prefix("r#").map(str::to_string).unwrap_or(name)
+    }
+}
+
+pub(crate) struct Tool {
+    pub attr: ToolAttr,
+    pub docs: Docs,
+    pub ident: Ident,
+    pub is_async: bool,
+    pub has_receiver: bool,
+    pub args: Vec<Arg>,
+    /// The declared return type; `()` when there is none.
+    pub output: Type,
+    pub place: Place,
+    /// Where a "no description" error points.
+    pub name_span: Span,
+}
+
+impl Tool {
+    /// The tool name: `name = "..."` or the function's name.
+    pub fn name(&self) -> String {
+        match &self.attr.name {
+            Some(name) => name.value(),
+            None => {
+                let name = self.ident.to_string();
+                name.strip_prefix("r#").map(str::to_string).unwrap_or(name)
+            }
+        }
+    }
+
+    pub fn name_token_span(&self) -> Span {
+        self.attr
+            .name
+            .as_ref()
+            .map_or(self.ident.span(), |name| name.span())
+    }
+
+    /// The argument that stands for the whole input, if one is marked `#[arg(input)]`.
+    pub fn whole_input(&self) -> Option<&Arg> {
+        self.args.iter().find(|arg| arg.attr.input.is_some())
+    }
+}
+
+const OUR_ARG_ATTRS: &[&str] = &["arg", "validate", "serde", "schemars"];
+
+fn is_ours(attr: &Attribute) -> bool {
+    OUR_ARG_ATTRS.iter().any(|name| attr.path().is_ident(name))
+}
+
+/// Removes the argument attributes that only the macro understands, so the function the
+/// user wrote still compiles as it is.
+pub(crate) fn strip_arg_attrs(sig: &mut Signature) {
+    for input in &mut sig.inputs {
+        if let FnArg::Typed(typed) = input {
+            typed.attrs.retain(|attr| !is_ours(attr));
+        }
+    }
+}
+
+fn parse_receiver(receiver: &syn::Receiver, place: Place, errors: &mut Errors) -> bool {
+    if place == Place::Free {
+        errors.spanned(
+            receiver,
+            "a tool method needs `#[mcp_tools]` on its `impl` block, which registers the \
+             methods as tools of that state type",
+        );
+        return true;
+    }
+    let shared_ref = receiver.reference.is_some()
+        && receiver.mutability.is_none()
+        && receiver.colon_token.is_none();
+    if !shared_ref {
+        errors.spanned(
+            receiver,
+            "tool methods take `&self`: one state is shared by concurrent calls; use interior \
+             mutability (a Mutex) for state that changes",
+        );
+    }
+    true
+}
+
+fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
+    let ident = match typed.pat.as_ref() {
+        Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => pat.ident.clone(),
+        other => {
+            errors.spanned(
+                other,
+                "tool arguments must be plain names (`quantity: u32`): the name becomes the \
+                 argument's JSON property",
+            );
+            return None;
+        }
+    };
+    let mut arg = Arg {
+        ident,
+        ty: (*typed.ty).clone(),
+        attr: ArgAttr::default(),
+        validate: Vec::new(),
+        passthrough: Vec::new(),
+    };
+    for attribute in &typed.attrs {
+        if attribute.path().is_ident("arg") {
+            attr::parse_arg_attr(attribute, &mut arg.attr, errors);
+        } else if attribute.path().is_ident("validate") {
+            validate_attr::check(attribute, errors);
+            arg.validate.push(attribute.clone());
+        } else if attribute.path().is_ident("serde") || attribute.path().is_ident("schemars") {
+            arg.passthrough.push(attribute.clone());
+        }
+    }
+    Some(arg)
+}
+
+fn check_signature(sig: &Signature, errors: &mut Errors) {
+    if let Some(param) = sig.generics.params.first() {
+        errors.spanned(
+            &sig.generics,
+            format!(
+                "tool functions cannot be generic (`{}`): a tool needs one concrete schema",
+                quote!(#param)
+            ),
+        );
+    }
+    if let Some(unsafety) = &sig.unsafety {
+        errors.spanned(unsafety, "a tool function cannot be `unsafe`");
+    }
+    if let Some(abi) = &sig.abi {
+        errors.spanned(abi, "a tool function cannot have an `extern` ABI");
+    }
+    if let Some(variadic) = &sig.variadic {
+        errors.spanned(variadic, "a tool function cannot be variadic");
+    }
+    if let ReturnType::Type(_, ty) = &sig.output {
+        if let Type::ImplTrait(impl_trait) = ty.as_ref() {
+            errors.spanned(
+                impl_trait,
+                "a tool cannot return `impl Trait`: name a concrete type such as `String` or \
+                 `Json<T>` (write `async fn` instead of returning `impl Future`)",
+            );
+        }
+    }
+}
+
+/// Builds the model of one tool function.
+pub(crate) fn parse_tool(
+    attr_tokens: TokenStream,
+    attrs: &[Attribute],
+    sig: &Signature,
+    place: Place,
+    errors: &mut Errors,
+) -> Tool {
+    let attr = attr::parse_tool_attr(attr_tokens, errors);
+    check_signature(sig, errors);
+    let mut has_receiver = false;
+    let mut args = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(receiver) => has_receiver = parse_receiver(receiver, place, errors),
+            FnArg::Typed(typed) => args.extend(parse_arg(typed, errors)),
+        }
+    }
+    let output = match &sig.output {
+        ReturnType::Default => syn::parse_quote!(()),
+        ReturnType::Type(_, ty) => (**ty).clone(),
+    };
+    Tool {
+        attr,
+        docs: docs::parse(attrs),
+        ident: sig.ident.clone(),
+        is_async: sig.asyncness.is_some(),
+        has_receiver,
+        args,
+        output,
+        place,
+        name_span: sig.ident.span(),
+    }
+}

@@ -1,0 +1,114 @@
+//! Write Model Context Protocol tools as plain Rust functions.
+//!
+//! Put [`macro@mcp_tool`] on a function and the framework derives the tool's input schema
+//! from its arguments, its output schema from its return type, validates every call
+//! (serde types and `validator` constraints), and turns every failure into a result a
+//! language model can read and act on.
+//!
+//! ```
+//! use mcp_tool_runtime::{Json, McpServer, ToolError, mcp_tool};
+//!
+//! #[derive(serde::Serialize, schemars::JsonSchema)]
+//! struct Quote { sku: String, total_cents: u64 }
+//!
+//! /// Price a quantity of one catalog item.
+//! ///
+//! /// # Arguments
+//! /// * `sku` - Catalog code such as "ABC-0001".
+//! /// * `quantity` - How many to price.
+//! #[mcp_tool(read_only)]
+//! fn quote(
+//!     #[validate(length(min = 8, max = 8))] sku: String,
+//!     #[validate(range(min = 1, max = 100))] quantity: u32,
+//! ) -> Result<Json<Quote>, ToolError> {
+//!     Ok(Json(Quote { sku, total_cents: 250 * u64::from(quantity) }))
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = McpServer::builder(()).tool(quote_tool()).build()?;
+//! let result = server
+//!     .call("quote", Some(serde_json::json!({"sku": "ABC-0001", "quantity": "five"})))
+//!     .await?;
+//! assert_eq!(result.is_error, Some(true));
+//! let text = format!("{:?}", result.content);
+//! assert!(text.contains("Argument 'quantity' expected an integer, but received 'five'."));
+//! # Ok(()) }
+//! ```
+//!
+//! Methods on a state type work the same way inside an `impl` block marked
+//! [`macro@mcp_tools`]; see that macro. The [`server`] module serves the tools over rmcp.
+
+pub mod error;
+pub mod messages;
+pub mod output;
+pub mod registry;
+pub mod schema;
+pub mod server;
+mod suggest;
+pub mod validate;
+pub mod violation;
+
+pub use error::{ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, ToolError};
+pub use mcp_tool_macros::{mcp_tool, mcp_tools};
+pub use output::{IntoToolOutput, Json, ToolOutput};
+pub use registry::{Hints, ToolCall, ToolDef, ToolInfo, ToolRegistry, ToolSet, UnknownTool};
+pub use schema::SchemaProfile;
+pub use server::{McpServer, ServeError, ServerBuilder};
+pub use violation::{ArgPath, Violation, ViolationKind};
+
+/// The MCP SDK this framework serves through.
+pub use rmcp;
+/// Re-exported so that tool authors can derive `Validate` without their own dependency.
+pub use validator;
+
+/// Items the generated code refers to. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use schemars;
+    pub use serde;
+    pub use serde_json;
+    pub use validator;
+
+    pub use crate::registry::BoxFuture;
+
+    /// Fails to compile, at the argument's type, when a type cannot be a tool argument.
+    pub const fn assert_argument<T: ToolArgument>() {}
+
+    /// Types that can be tool arguments.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be an MCP tool argument",
+        label = "this argument type must implement `Deserialize` and `JsonSchema`",
+        note = "derive them: #[derive(serde::Deserialize, schemars::JsonSchema)]"
+    )]
+    pub trait ToolArgument {}
+
+    impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> ToolArgument for T {}
+
+    /// Fails to compile, at the argument's type, when a type cannot be a whole tool input.
+    pub const fn assert_input<T: ToolInput>() {}
+
+    /// Types that can stand for a tool's whole input (`#[arg(input)]`).
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be the whole input of an MCP tool",
+        label = "an `#[arg(input)]` type must implement `Deserialize`, `JsonSchema` and `Validate`",
+        note = "derive them: #[derive(serde::Deserialize, schemars::JsonSchema, validator::Validate)]"
+    )]
+    pub trait ToolInput {}
+
+    impl<T> ToolInput for T where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema + validator::Validate
+    {
+    }
+
+    /// Fails to compile, at the return type, when a type cannot be returned from a tool.
+    pub const fn assert_output<T: crate::IntoToolOutput>() {}
+
+    /// Boxes a handler's future.
+    pub fn boxed<'a, F>(future: F) -> BoxFuture<'a, F::Output>
+    where
+        F: std::future::Future + Send + 'a,
+    {
+        Box::pin(future)
+    }
+}

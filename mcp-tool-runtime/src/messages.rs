@@ -1,0 +1,484 @@
+//! Every sentence a language model can read comes from this module.
+//!
+//! Keeping the wording in one place keeps the voice consistent: each message says what
+//! happened, why, and what a valid call looks like. Tests pin the exact sentences that the
+//! contract fixes, such as `Argument 'quantity' expected an integer, but received 'five'.`
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::violation::{ArgPath, LengthUnit, StringFormat, Violation, ViolationKind};
+
+/// Longest rendering of a received value, in characters, before it is cut with `…`.
+pub const MAX_RECEIVED_CHARS: usize = 80;
+
+/// "an integer", "a string", … for a JSON Schema type name.
+pub fn type_phrase(json_type: &str) -> String {
+    match json_type {
+        "integer" => "an integer".into(),
+        "number" => "a number".into(),
+        "string" => "a string".into(),
+        "boolean" => "a boolean".into(),
+        "array" => "an array".into(),
+        "object" => "an object".into(),
+        "null" => "null".into(),
+        other => format!("a value of type {other}"),
+    }
+}
+
+/// Several type names joined: "an integer or a string". `null` is dropped when others remain,
+/// because an optional argument is better left out than sent as null.
+pub fn types_phrase<'a>(json_types: impl IntoIterator<Item = &'a str>) -> String {
+    let all: Vec<&str> = json_types.into_iter().collect();
+    let without_null: Vec<&str> = all.iter().copied().filter(|t| *t != "null").collect();
+    let shown = if without_null.is_empty() {
+        all
+    } else {
+        without_null
+    };
+    join_or(shown.into_iter().map(type_phrase).collect())
+}
+
+fn join_or(mut parts: Vec<String>) -> String {
+    parts.dedup();
+    match parts.len() {
+        0 => "a value".into(),
+        1 => parts.remove(0),
+        _ => {
+            let last = parts.pop().unwrap_or_default();
+            format!("{} or {last}", parts.join(", "))
+        }
+    }
+}
+
+fn truncate(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max_chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// A received value as the model reads it: strings in single quotes, everything else as
+/// compact JSON, cut at [`MAX_RECEIVED_CHARS`].
+pub fn received(value: &Value) -> String {
+    match value {
+        Value::String(text) => format!("'{}'", truncate(text, MAX_RECEIVED_CHARS)),
+        other => truncate(&other.to_string(), MAX_RECEIVED_CHARS),
+    }
+}
+
+fn quoted_list(values: &[Value]) -> String {
+    values.iter().map(received).collect::<Vec<_>>().join(", ")
+}
+
+fn unit_words(unit: LengthUnit, count: u64) -> &'static str {
+    match (unit, count == 1) {
+        (LengthUnit::Characters, true) => "character",
+        (LengthUnit::Characters, false) => "characters",
+        (LengthUnit::Items, true) => "item",
+        (LengthUnit::Items, false) => "items",
+        (LengthUnit::Properties, true) => "property",
+        (LengthUnit::Properties, false) => "properties",
+    }
+}
+
+fn length_bounds(min: Option<u64>, max: Option<u64>, unit: LengthUnit) -> String {
+    let verb = match unit {
+        LengthUnit::Characters => "be",
+        LengthUnit::Items | LengthUnit::Properties => "have",
+    };
+    let tail = match unit {
+        LengthUnit::Characters => " long",
+        LengthUnit::Items | LengthUnit::Properties => "",
+    };
+    match (min, max) {
+        (Some(min), Some(max)) if min == max => {
+            format!("{verb} exactly {min} {}{tail}", unit_words(unit, min))
+        }
+        (Some(min), Some(max)) => {
+            format!(
+                "{verb} between {min} and {max} {}{tail}",
+                unit_words(unit, max)
+            )
+        }
+        (Some(min), None) => format!("{verb} at least {min} {}{tail}", unit_words(unit, min)),
+        (None, Some(max)) => format!("{verb} at most {max} {}{tail}", unit_words(unit, max)),
+        (None, None) => format!("{verb} a valid length"),
+    }
+}
+
+fn range_bounds(kind: &ViolationKind) -> String {
+    let ViolationKind::Range {
+        min,
+        max,
+        exclusive_min,
+        exclusive_max,
+    } = kind
+    else {
+        return String::new();
+    };
+    match (min, max) {
+        (Some(min), Some(max)) if !exclusive_min && !exclusive_max => {
+            format!("between {min} and {max}")
+        }
+        (Some(min), Some(max)) => format!(
+            "{} {min} and {} {max}",
+            if *exclusive_min {
+                "greater than"
+            } else {
+                "at least"
+            },
+            if *exclusive_max {
+                "less than"
+            } else {
+                "at most"
+            }
+        ),
+        (Some(min), None) if *exclusive_min => format!("greater than {min}"),
+        (Some(min), None) => format!("at least {min}"),
+        (None, Some(max)) if *exclusive_max => format!("less than {max}"),
+        (None, Some(max)) => format!("at most {max}"),
+        (None, None) => "in range".into(),
+    }
+}
+
+fn format_name(format: &StringFormat) -> String {
+    match format {
+        StringFormat::Email => "a valid email address".into(),
+        StringFormat::Url => "a valid URL".into(),
+        StringFormat::Other(name) => match name.as_str() {
+            "ip" => "a valid IP address".into(),
+            "ipv4" => "a valid IPv4 address".into(),
+            "ipv6" => "a valid IPv6 address".into(),
+            "credit_card" => "a valid credit card number".into(),
+            "uuid" => "a valid UUID".into(),
+            "date-time" => "an RFC 3339 date-time such as '2024-01-31T12:00:00Z'".into(),
+            "date" => "a date such as '2024-01-31'".into(),
+            other => format!("a valid {other}"),
+        },
+    }
+}
+
+fn pattern_phrase(pattern: &str, example: Option<&Value>) -> String {
+    match example {
+        Some(example) => format!(
+            "match the pattern `{pattern}` (for example {})",
+            received(example)
+        ),
+        None => format!("match the pattern `{pattern}`"),
+    }
+}
+
+/// What a violation expected, as a phrase for the envelope's `expected` field.
+pub fn violation_expected(kind: &ViolationKind) -> Option<String> {
+    Some(match kind {
+        ViolationKind::TypeMismatch { expected } | ViolationKind::Missing { expected } => {
+            expected.clone()
+        }
+        ViolationKind::Unknown { .. } => "no such argument".into(),
+        ViolationKind::Range { .. } => format!("a number {}", range_bounds(kind)),
+        ViolationKind::Length { min, max, unit, .. } => {
+            format!("a value that must {}", length_bounds(*min, *max, *unit))
+        }
+        ViolationKind::Pattern { pattern, example } => {
+            format!(
+                "a string that must {}",
+                pattern_phrase(pattern, example.as_ref())
+            )
+        }
+        ViolationKind::Format { format } => format_name(format),
+        ViolationKind::Enum { allowed, .. } => format!("one of {}", quoted_list(allowed)),
+        ViolationKind::NotUnique => "an array without duplicate items".into(),
+        ViolationKind::NotAnObject => "an object of named arguments".into(),
+        ViolationKind::Custom { .. } | ViolationKind::Invalid { .. } => return None,
+    })
+}
+
+fn subject(path: &ArgPath) -> String {
+    if path.is_root() {
+        "The arguments".into()
+    } else {
+        format!("Argument '{path}'")
+    }
+}
+
+fn but_received(received_value: Option<&Value>) -> String {
+    match received_value {
+        Some(value) => format!(", but received {}", received(value)),
+        None => String::new(),
+    }
+}
+
+/// The one sentence (or two) that explains a violation.
+pub fn violation(violation: &Violation) -> String {
+    let who = subject(&violation.path);
+    let got = but_received(violation.received.as_ref());
+    match &violation.kind {
+        ViolationKind::TypeMismatch { expected } => format!("{who} expected {expected}{got}."),
+        ViolationKind::Missing { expected } => {
+            format!(
+                "Missing required argument '{}': expected {expected}.",
+                violation.path
+            )
+        }
+        ViolationKind::Unknown { suggestion, valid } => {
+            let mut text = format!("Unknown argument '{}'.", violation.path);
+            if let Some(suggestion) = suggestion {
+                let _ = write!(text, " Did you mean '{suggestion}'?");
+            }
+            if valid.is_empty() {
+                text.push_str(" This tool takes no arguments.");
+            } else {
+                let _ = write!(text, " Valid arguments here: {}.", valid.join(", "));
+            }
+            text
+        }
+        ViolationKind::Range { .. } => {
+            format!("{who} must be {}{got}.", range_bounds(&violation.kind))
+        }
+        ViolationKind::Length {
+            min,
+            max,
+            unit,
+            actual,
+        } => {
+            let detail = match (&violation.received, unit) {
+                (Some(value @ Value::String(_)), _) => format!(
+                    "{} ({actual} {})",
+                    received(value),
+                    unit_words(*unit, *actual)
+                ),
+                _ => format!("{actual} {}", unit_words(*unit, *actual)),
+            };
+            format!(
+                "{who} must {}, but received {detail}.",
+                length_bounds(*min, *max, *unit)
+            )
+        }
+        ViolationKind::Pattern { pattern, example } => {
+            format!(
+                "{who} must {}{got}.",
+                pattern_phrase(pattern, example.as_ref())
+            )
+        }
+        ViolationKind::Format { format } => format!("{who} must be {}{got}.", format_name(format)),
+        ViolationKind::Enum {
+            allowed,
+            suggestion,
+        } => {
+            let mut text = format!("{who} must be one of {}{got}.", quoted_list(allowed));
+            if let Some(suggestion) = suggestion {
+                let _ = write!(text, " Did you mean {}?", received(suggestion));
+            }
+            text
+        }
+        ViolationKind::NotUnique => format!("{who} must not contain duplicate items{got}."),
+        ViolationKind::NotAnObject => {
+            format!("The arguments must be a JSON object of named arguments{got}.")
+        }
+        ViolationKind::Custom { code, message } => {
+            let why = message
+                .clone()
+                .unwrap_or_else(|| format!("failed the '{code}' check"));
+            format!("{who} is invalid: {why}{got}.")
+        }
+        ViolationKind::Invalid { reason } => format!("{who} is invalid: {reason}."),
+    }
+}
+
+/// A constraint worth naming when describing what an argument accepts.
+pub enum Constraint<'a> {
+    /// Numeric bounds (a [`ViolationKind::Range`]).
+    Range(&'a ViolationKind),
+    /// A regular expression.
+    Pattern(&'a str),
+    /// String length bounds, in characters.
+    Length(Option<u64>, Option<u64>),
+}
+
+/// What an argument accepts: "an integer between 1 and 100", "a string of at most 200
+/// characters".
+pub fn describe_value(types: String, constraint: Option<Constraint<'_>>) -> String {
+    match constraint {
+        None => types,
+        Some(Constraint::Range(range)) => format!("{types} {}", range_bounds(range)),
+        Some(Constraint::Pattern(pattern)) => format!("{types} matching `{pattern}`"),
+        Some(Constraint::Length(min, max)) => {
+            let unit = LengthUnit::Characters;
+            let size = match (min, max) {
+                (Some(min), Some(max)) if min == max => format!("exactly {min}"),
+                (Some(min), Some(max)) => format!("between {min} and {max}"),
+                (Some(min), None) => format!("at least {min}"),
+                (None, Some(max)) => format!("at most {max}"),
+                (None, None) => return types,
+            };
+            let count = max.or(min).unwrap_or(0);
+            format!("{types} of {size} {}", unit_words(unit, count))
+        }
+    }
+}
+
+/// The headline of an invalid-arguments error, which is also its `error` field.
+pub fn invalid_arguments_summary(tool: &str, count: usize) -> String {
+    if count == 1 {
+        format!("Invalid arguments for tool '{tool}': 1 problem.")
+    } else {
+        format!("Invalid arguments for tool '{tool}': {count} problems.")
+    }
+}
+
+/// The full text of an invalid-arguments result: headline, one line per violation, and the
+/// shape of a valid call.
+pub fn invalid_arguments_text(tool: &str, violations: &[Violation], signature: &str) -> String {
+    let mut text = invalid_arguments_summary(tool, violations.len());
+    for violation in violations {
+        let _ = write!(text, "\n- {}", violation.message());
+    }
+    if !signature.is_empty() {
+        let _ = write!(text, "\nValid call: {tool}({signature})");
+    }
+    text
+}
+
+/// One argument in the "Valid call" line: `quantity: integer 1..=100`.
+pub fn signature_entry(name: &str, summary: &str, required: bool) -> String {
+    if required {
+        format!("{name}: {summary}")
+    } else {
+        format!("{name}?: {summary}")
+    }
+}
+
+/// The headline when `arguments` was left out but the tool needs some.
+pub fn arguments_absent(tool: &str, required: &[String]) -> String {
+    format!(
+        "Tool '{tool}' was called without arguments, but it requires {}.",
+        required
+            .iter()
+            .map(|name| format!("'{name}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// The JSON-RPC error message for a tool name the server does not have.
+pub fn unknown_tool(name: &str, suggestions: &[&str], available: &[&str]) -> String {
+    let mut text = format!("Unknown tool '{name}'.");
+    match suggestions {
+        [] => {}
+        [one] => {
+            let _ = write!(text, " Did you mean '{one}'?");
+        }
+        many => {
+            let quoted: Vec<String> = many.iter().map(|name| format!("'{name}'")).collect();
+            let _ = write!(text, " Did you mean one of {}?", quoted.join(", "));
+        }
+    }
+    if available.is_empty() {
+        text.push_str(" This server has no tools.");
+    } else {
+        let _ = write!(text, " Available tools: {}.", available.join(", "));
+    }
+    text
+}
+
+/// What the model reads instead of an internal error or a panic.
+pub fn masked_internal_error(tool: &str, correlation_id: &str) -> String {
+    format!(
+        "Tool '{tool}' failed because of an internal error on the server. The arguments were \
+         accepted; the details were logged under correlation id {correlation_id}."
+    )
+}
+
+/// The default message of a code when the tool author gave none.
+pub fn default_message(code: &str) -> String {
+    match code {
+        "invalid_arguments" => "The arguments are not valid for this tool.".into(),
+        "not_found" => "The requested item was not found.".into(),
+        "conflict" => "The request conflicts with the current state.".into(),
+        "forbidden" => "This operation is not permitted.".into(),
+        "unauthenticated" => "This operation needs authentication.".into(),
+        "rate_limited" => "Too many calls to this tool in a short time.".into(),
+        "at_capacity" => "The server is at capacity right now.".into(),
+        "timeout" => "The tool did not finish in time.".into(),
+        "unavailable" => "A service this tool needs is unavailable right now.".into(),
+        "upstream_error" => "A service this tool depends on returned an error.".into(),
+        "cancelled" => "The call was cancelled.".into(),
+        "internal_error" => "The tool failed because of an internal error.".into(),
+        other => format!("The tool failed ({other})."),
+    }
+}
+
+/// The text block of a non-argument error: the message, then how to go on.
+pub fn error_text(
+    message: &str,
+    hint: Option<&str>,
+    retryable: bool,
+    retry_after: Option<u64>,
+) -> String {
+    let mut text = message.to_string();
+    if let Some(hint) = hint {
+        let _ = write!(text, "\nHint: {hint}");
+    }
+    match (retryable, retry_after) {
+        (true, Some(1)) => text.push_str("\nThis is temporary: retry after 1 second."),
+        (true, Some(seconds)) => {
+            let _ = write!(text, "\nThis is temporary: retry after {seconds} seconds.");
+        }
+        (true, None) => text.push_str("\nThis is temporary: the same call may succeed if retried."),
+        (false, _) => {}
+    }
+    text
+}
+
+/// The text of a tool that returns `()`.
+pub fn completed(tool: &str) -> String {
+    format!("Tool '{tool}' completed.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn received_values_are_quoted_and_cut() {
+        assert_eq!(received(&json!("five")), "'five'");
+        assert_eq!(received(&json!(5)), "5");
+        assert_eq!(received(&json!(null)), "null");
+        let long = "x".repeat(200);
+        let shown = received(&json!(long));
+        assert_eq!(shown.chars().count(), MAX_RECEIVED_CHARS + 2);
+        assert!(shown.ends_with("…'"));
+    }
+
+    #[test]
+    fn types_drop_null_when_others_remain() {
+        assert_eq!(types_phrase(["integer", "null"]), "an integer");
+        assert_eq!(types_phrase(["null"]), "null");
+        assert_eq!(
+            types_phrase(["string", "integer", "object"]),
+            "a string, an integer or an object"
+        );
+    }
+
+    #[test]
+    fn unknown_tool_lists_and_suggests() {
+        assert_eq!(
+            unknown_tool("add_iten", &["add_item"], &["add_item", "get_user"]),
+            "Unknown tool 'add_iten'. Did you mean 'add_item'? Available tools: add_item, get_user."
+        );
+    }
+
+    #[test]
+    fn error_text_explains_retry() {
+        assert_eq!(
+            error_text("Slow down.", Some("Wait a bit."), true, Some(3)),
+            "Slow down.\nHint: Wait a bit.\nThis is temporary: retry after 3 seconds."
+        );
+        assert_eq!(error_text("No.", None, false, None), "No.");
+    }
+}

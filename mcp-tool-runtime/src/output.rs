@@ -1,0 +1,130 @@
+//! What a tool may return, and how each kind becomes a tool result.
+
+use std::borrow::Cow;
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::ToolError;
+use crate::schema;
+
+/// A structured result: the tool gets an `outputSchema` from `T`, and each call returns
+/// `structuredContent` plus a text copy of the same JSON.
+///
+/// When `T`'s schema is not an object (a list, a number), results are wrapped as
+/// `{"result": value}` and the output schema says so, because MCP requires an object.
+///
+/// ```
+/// use mcp_tool_runtime::{Json, IntoToolOutput};
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Total { cents: u64 }
+/// let (schema, wrapped) = <Json<Total> as IntoToolOutput>::output_schema().unwrap();
+/// assert_eq!(schema["type"], "object");
+/// assert!(!wrapped);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Json<T>(pub T);
+
+/// A tool's return value, converted but not yet a protocol result.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ToolOutput {
+    /// One text block.
+    Text(String),
+    /// Structured JSON, matching the tool's output schema.
+    Structured(Value),
+    /// Content blocks as they are (images, audio, several blocks).
+    Content(Vec<ContentBlock>),
+    /// A complete result built by the tool author.
+    Result(CallToolResult),
+}
+
+/// Types a tool function may return.
+///
+/// Implemented for text (`String`, `&'static str`, `Cow<'static, str>`), `()`,
+/// [`Json<T>`], raw content ([`ContentBlock`], `Vec<ContentBlock>`, [`CallToolResult`]), and
+/// `Result<T, E>` of any of these where `E` converts into [`ToolError`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from an MCP tool",
+    label = "unsupported tool return type",
+    note = "return `String` for text, `Json<T>` (T: Serialize + JsonSchema) for structured output, \
+            `Vec<ContentBlock>` or `CallToolResult` for raw content, or a `Result<_, E>` of one \
+            of these where `E: Into<ToolError>`"
+)]
+pub trait IntoToolOutput {
+    /// The canonical output schema, and whether results are wrapped in `{"result": …}`.
+    fn output_schema() -> Option<(Value, bool)> {
+        None
+    }
+
+    /// Converts the value.
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError>;
+}
+
+impl IntoToolOutput for String {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Text(self))
+    }
+}
+
+impl IntoToolOutput for &'static str {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Text(self.to_string()))
+    }
+}
+
+impl IntoToolOutput for Cow<'static, str> {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Text(self.into_owned()))
+    }
+}
+
+impl IntoToolOutput for () {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Content(Vec::new()))
+    }
+}
+
+impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
+    fn output_schema() -> Option<(Value, bool)> {
+        Some(schema::output_schema::<T>())
+    }
+
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Structured(serde_json::to_value(self.0)?))
+    }
+}
+
+impl IntoToolOutput for ContentBlock {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Content(vec![self]))
+    }
+}
+
+impl IntoToolOutput for Vec<ContentBlock> {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Content(self))
+    }
+}
+
+impl IntoToolOutput for CallToolResult {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Result(self))
+    }
+}
+
+impl<T, E> IntoToolOutput for Result<T, E>
+where
+    T: IntoToolOutput,
+    E: Into<ToolError>,
+{
+    fn output_schema() -> Option<(Value, bool)> {
+        T::output_schema()
+    }
+
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        self.map_err(Into::into)?.into_tool_output()
+    }
+}

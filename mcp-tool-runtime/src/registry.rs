@@ -1,0 +1,537 @@
+//! Tool definitions, built once, and the registry that lists and dispatches them.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::error::{ERROR_META_KEY, ErrorCode, ToolError};
+use crate::messages;
+use crate::output::{IntoToolOutput, ToolOutput};
+use crate::schema::{self, SchemaProfile, WRAPPED_RESULT_KEY};
+use crate::suggest;
+use crate::validate;
+
+/// A boxed, sendable future, as tool handlers return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The four behaviour hints of a tool. `None` leaves a hint at its protocol default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// The tool does not modify its environment (default false).
+    pub read_only: Option<bool>,
+    /// The tool may destroy data (default true).
+    pub destructive: Option<bool>,
+    /// Repeating a call has no further effect (default false).
+    pub idempotent: Option<bool>,
+    /// The tool reaches outside systems (default true).
+    pub open_world: Option<bool>,
+}
+
+/// Everything about a tool that does not change between calls: name, description, hints,
+/// schemas. Built once per tool (the macro keeps it in a `static`).
+#[derive(Debug)]
+pub struct ToolInfo {
+    name: &'static str,
+    title: Option<&'static str>,
+    description: &'static str,
+    hints: Hints,
+    meta: Option<JsonObject>,
+    input_schema: Value,
+    output_schema: Option<Value>,
+    output_wrapped: bool,
+    argument_names: Vec<String>,
+    checks_unknown_keys: bool,
+    signature: OnceLock<String>,
+}
+
+impl ToolInfo {
+    /// Starts a definition for a tool taking arguments of type `A` and returning `R`.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::ToolInfo;
+    /// #[derive(schemars::JsonSchema)]
+    /// struct Args { city: String }
+    /// let info = ToolInfo::builder::<Args, String>("weather", "Current weather.").build();
+    /// assert_eq!(info.input_schema()["properties"]["city"]["type"], "string");
+    /// ```
+    pub fn builder<A: JsonSchema, R: IntoToolOutput>(
+        name: &'static str,
+        description: &'static str,
+    ) -> ToolInfoBuilder {
+        let (output_schema, output_wrapped) = match R::output_schema() {
+            Some((schema, wrapped)) => (Some(schema), wrapped),
+            None => (None, false),
+        };
+        ToolInfoBuilder {
+            info: ToolInfo {
+                name,
+                title: None,
+                description,
+                hints: Hints::default(),
+                meta: None,
+                input_schema: schema::input_schema::<A>(),
+                output_schema,
+                output_wrapped,
+                argument_names: Vec::new(),
+                checks_unknown_keys: false,
+                signature: OnceLock::new(),
+            },
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The tool's description.
+    pub fn description(&self) -> &'static str {
+        self.description
+    }
+
+    /// The canonical input schema (as schemars writes it).
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
+    }
+
+    /// The canonical output schema, if the tool returns structured output.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.as_ref()
+    }
+
+    /// The top-level argument names, in declaration order.
+    pub fn argument_names(&self) -> &[String] {
+        &self.argument_names
+    }
+
+    pub(crate) fn checks_unknown_keys(&self) -> bool {
+        self.checks_unknown_keys
+    }
+
+    /// The "Valid call" line of error messages, built on the first error.
+    fn signature(&self) -> &str {
+        self.signature
+            .get_or_init(|| validate::signature(&self.input_schema))
+    }
+
+    /// The tool as clients see it under `profile`.
+    pub fn publish(&self, profile: SchemaProfile) -> Tool {
+        let input = match profile.publish(&self.input_schema) {
+            Value::Object(object) => object,
+            _ => JsonObject::new(),
+        };
+        let mut tool = Tool::new(self.name, self.description, Arc::new(input));
+        tool.title = self.title.map(str::to_string);
+        tool.output_schema =
+            self.output_schema
+                .as_ref()
+                .and_then(|schema| match profile.publish(schema) {
+                    Value::Object(object) => Some(Arc::new(object)),
+                    _ => None,
+                });
+        let hints = &self.hints;
+        if hints != &Hints::default() || self.title.is_some() {
+            let mut annotations = ToolAnnotations::new();
+            annotations.title = self.title.map(str::to_string);
+            annotations.read_only_hint = hints.read_only;
+            annotations.destructive_hint = hints.destructive;
+            annotations.idempotent_hint = hints.idempotent;
+            annotations.open_world_hint = hints.open_world;
+            tool.annotations = Some(annotations);
+        }
+        tool.meta = self.meta.clone().map(MetaObject);
+        tool
+    }
+}
+
+/// Sets the optional parts of a [`ToolInfo`].
+#[derive(Debug)]
+pub struct ToolInfoBuilder {
+    info: ToolInfo,
+}
+
+impl ToolInfoBuilder {
+    /// A human-readable title.
+    pub fn title(mut self, title: &'static str) -> Self {
+        self.info.title = Some(title);
+        self
+    }
+
+    /// The behaviour hints.
+    pub fn hints(mut self, hints: Hints) -> Self {
+        self.info.hints = hints;
+        self
+    }
+
+    /// The tool's `_meta`, as a JSON object text. Anything but an object is ignored (the
+    /// macro has already checked it at compile time).
+    pub fn meta_json(mut self, json: &str) -> Self {
+        self.info.meta = serde_json::from_str::<JsonObject>(json).ok();
+        self
+    }
+
+    /// The arguments are a user's own type, which may not reject unknown keys itself: the
+    /// runtime checks them.
+    pub fn whole_input(mut self) -> Self {
+        self.info.checks_unknown_keys = true;
+        self
+    }
+
+    /// The finished definition.
+    pub fn build(mut self) -> ToolInfo {
+        self.info.argument_names = self
+            .info
+            .input_schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|properties| properties.keys().cloned().collect())
+            .unwrap_or_default();
+        self.info
+    }
+}
+
+/// The arguments and surroundings of one call, handed to a tool's handler.
+pub struct ToolCall<'a> {
+    arguments: Option<&'a Value>,
+    info: &'static ToolInfo,
+}
+
+impl<'a> ToolCall<'a> {
+    /// A call of the tool `info` with `arguments` as the client sent them.
+    pub fn new(info: &'static ToolInfo, arguments: Option<&'a Value>) -> Self {
+        Self { arguments, info }
+    }
+
+    /// Deserializes and validates the arguments, or reports every violation.
+    pub fn parse<A>(&self) -> Result<A, ToolError>
+    where
+        A: DeserializeOwned + validator::Validate,
+    {
+        validate::parse_arguments(self.arguments, self.info)
+    }
+
+    /// The tool being called.
+    pub fn info(&self) -> &'static ToolInfo {
+        self.info
+    }
+}
+
+/// The function that runs one tool for state `S`.
+pub type Handler<S> =
+    for<'a> fn(&'a S, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+
+/// A tool ready to register: its cached definition and its handler.
+pub struct ToolDef<S> {
+    info: &'static ToolInfo,
+    handler: Handler<S>,
+}
+
+impl<S> ToolDef<S> {
+    /// Pairs a definition with its handler. The macros call this; users rarely do.
+    pub fn new(info: &'static ToolInfo, handler: Handler<S>) -> Self {
+        Self { info, handler }
+    }
+
+    /// The definition.
+    pub fn info(&self) -> &'static ToolInfo {
+        self.info
+    }
+}
+
+impl<S> Clone for ToolDef<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for ToolDef<S> {}
+
+impl<S> fmt::Debug for ToolDef<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("name", &self.info.name)
+            .finish()
+    }
+}
+
+/// A state type whose methods are tools, as `#[mcp_tools]` on its `impl` block generates.
+pub trait ToolSet: Sized + Send + Sync + 'static {
+    /// The tools of this type, in declaration order.
+    fn tools() -> Vec<ToolDef<Self>>;
+}
+
+/// Why a registry could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two tools share a name.
+    DuplicateTool {
+        /// The name used twice.
+        name: String,
+    },
+    /// A tool's input schema does not describe a JSON object.
+    InputNotAnObject {
+        /// The tool.
+        name: String,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DuplicateTool { name } => write!(
+                f,
+                "two tools are named '{name}': tool names must be unique within a server \
+                 (rename one with #[mcp_tool(name = \"...\")])"
+            ),
+            Self::InputNotAnObject { name } => write!(
+                f,
+                "the input of tool '{name}' is not a JSON object: a whole-input argument \
+                 must be a struct with named fields"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// A call to a tool this server does not have: a protocol error, not a tool result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownTool {
+    /// The name that was called.
+    pub name: String,
+    /// Likely intended names, closest first.
+    pub suggestions: Vec<String>,
+    /// Every tool the server has.
+    pub available: Vec<String>,
+}
+
+impl fmt::Display for UnknownTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let suggestions: Vec<&str> = self.suggestions.iter().map(String::as_str).collect();
+        let available: Vec<&str> = self.available.iter().map(String::as_str).collect();
+        f.write_str(&messages::unknown_tool(
+            &self.name,
+            &suggestions,
+            &available,
+        ))
+    }
+}
+
+impl std::error::Error for UnknownTool {}
+
+/// The tools of one server: definitions published once, calls dispatched by name.
+pub struct ToolRegistry<S> {
+    tools: Vec<ToolDef<S>>,
+    by_name: HashMap<&'static str, usize>,
+    published: Vec<Tool>,
+}
+
+impl<S> fmt::Debug for ToolRegistry<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.tools.iter().map(|t| t.info.name))
+            .finish()
+    }
+}
+
+impl<S: Send + Sync + 'static> ToolRegistry<S> {
+    /// A registry of `tools`, publishing schemas under `profile`. Fails on duplicate names.
+    pub fn new(tools: Vec<ToolDef<S>>, profile: SchemaProfile) -> Result<Self, RegistryError> {
+        let mut by_name = HashMap::with_capacity(tools.len());
+        for (index, tool) in tools.iter().enumerate() {
+            let name = tool.info.name;
+            if by_name.insert(name, index).is_some() {
+                return Err(RegistryError::DuplicateTool {
+                    name: name.to_string(),
+                });
+            }
+            if !schema::is_object_schema(&tool.info.input_schema) {
+                return Err(RegistryError::InputNotAnObject {
+                    name: name.to_string(),
+                });
+            }
+        }
+        let published = tools
+            .iter()
+            .map(|tool| tool.info.publish(profile))
+            .collect();
+        Ok(Self {
+            tools,
+            by_name,
+            published,
+        })
+    }
+
+    /// The published tool list, as `tools/list` returns it.
+    pub fn list(&self) -> &[Tool] {
+        &self.published
+    }
+
+    /// The published definition of one tool.
+    pub fn published(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).map(|&index| &self.published[index])
+    }
+
+    /// The definition and handler of one tool.
+    pub fn get(&self, name: &str) -> Option<&ToolDef<S>> {
+        self.by_name.get(name).map(|&index| &self.tools[index])
+    }
+
+    /// Calls `name` with `arguments`. Every failure of the tool itself (bad arguments, an
+    /// error, a panic) is an `isError` result; only an unknown name is an `Err`.
+    pub async fn call(
+        &self,
+        state: &S,
+        name: &str,
+        arguments: Option<Value>,
+    ) -> Result<CallToolResult, UnknownTool> {
+        let Some(tool) = self.get(name) else {
+            return Err(self.unknown(name));
+        };
+        let info = tool.info;
+        let call = ToolCall::new(info, arguments.as_ref());
+        let outcome = CatchUnwind((tool.handler)(state, call)).await;
+        Ok(match outcome {
+            Ok(Ok(output)) => success_result(info, output),
+            Ok(Err(error)) => error_result(info, &error),
+            Err(payload) => error_result(info, &ToolError::internal(Panicked::from(payload))),
+        })
+    }
+
+    fn unknown(&self, name: &str) -> UnknownTool {
+        let available: Vec<String> = self.tools.iter().map(|t| t.info.name.to_string()).collect();
+        let suggestions = suggest::ranked(name, available.iter().map(String::as_str))
+            .into_iter()
+            .take(3)
+            .map(str::to_string)
+            .collect();
+        UnknownTool {
+            name: name.to_string(),
+            suggestions,
+            available,
+        }
+    }
+}
+
+/// A successful result from a tool's output.
+pub fn success_result(info: &ToolInfo, output: ToolOutput) -> CallToolResult {
+    match output {
+        ToolOutput::Text(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        ToolOutput::Content(blocks) if blocks.is_empty() => {
+            CallToolResult::success(vec![ContentBlock::text(messages::completed(info.name))])
+        }
+        ToolOutput::Content(blocks) => CallToolResult::success(blocks),
+        ToolOutput::Result(result) => result,
+        ToolOutput::Structured(value) => {
+            let value = if info.output_wrapped {
+                let mut wrapper = Map::new();
+                wrapper.insert(WRAPPED_RESULT_KEY.into(), value);
+                Value::Object(wrapper)
+            } else {
+                value
+            };
+            let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+            result.structured_content = Some(value);
+            result
+        }
+    }
+}
+
+/// A fresh id that ties what the model saw to the server's log.
+fn correlation_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// The `isError` result of a failed call, with its envelope; logs the failure.
+pub fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
+    let correlation_id = correlation_id();
+    let tool = info.name;
+    let code = error.code().as_str();
+    match error.internal_detail() {
+        Some(detail) => tracing::error!(
+            tool, code, correlation_id = %correlation_id, error = %detail,
+            detail = ?detail, "tool call failed; the cause is masked for the client"
+        ),
+        None if error.code() == &ErrorCode::INVALID_ARGUMENTS => tracing::info!(
+            tool, code, correlation_id = %correlation_id, violations = error.violations().len(),
+            "tool call rejected: invalid arguments"
+        ),
+        None => tracing::warn!(
+            tool, code, correlation_id = %correlation_id, message = error.message(),
+            "tool call failed"
+        ),
+    }
+    let envelope = error.envelope(tool, &correlation_id);
+    let text = if error.violations().is_empty() {
+        messages::error_text(
+            &envelope.error,
+            envelope.hint.as_deref(),
+            envelope.retryable,
+            envelope.retry_after,
+        )
+    } else {
+        messages::invalid_arguments_text(tool, error.violations(), info.signature())
+    };
+    let envelope = serde_json::to_value(&envelope).unwrap_or(Value::Null);
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    // A TypeScript SDK 1.x client validates structuredContent against the outputSchema even
+    // on errors, so a tool with an output schema carries the envelope in `_meta` only.
+    if info.output_schema.is_none() {
+        result.structured_content = Some(envelope.clone());
+    }
+    let mut meta = JsonObject::new();
+    meta.insert(ERROR_META_KEY.into(), envelope);
+    result.meta = Some(MetaObject(meta));
+    result
+}
+
+/// A panic, turned into an error for the log.
+#[derive(Debug)]
+struct Panicked(String);
+
+impl From<Box<dyn Any + Send>> for Panicked {
+    fn from(payload: Box<dyn Any + Send>) -> Self {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic with a non-text payload".to_string());
+        Self(message)
+    }
+}
+
+impl fmt::Display for Panicked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the tool panicked: {}", self.0)
+    }
+}
+
+impl std::error::Error for Panicked {}
+
+/// Runs a future and turns a panic during any poll into an `Err`, so one call's panic
+/// becomes that call's error result instead of taking the session down.
+struct CatchUnwind<F>(F);
+
+impl<F: Future + Unpin> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.0;
+        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(&mut *inner).poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! One problem with one argument: where it is, what was expected, what arrived.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde_json::{Number, Value};
+
+use crate::messages;
+
+/// A step into the arguments: an object key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PathSegment {
+    /// A property of an object.
+    Key(String),
+    /// A position in an array.
+    Index(usize),
+}
+
+/// The location of a value inside a tool's arguments, written `items[2].quantity`.
+///
+/// The empty path stands for the arguments object itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ArgPath(Vec<PathSegment>);
+
+impl ArgPath {
+    /// The path of the arguments object itself.
+    pub fn root() -> Self {
+        Self::default()
+    }
+
+    /// A path of one top-level argument.
+    pub fn argument(name: impl Into<String>) -> Self {
+        Self(vec![PathSegment::Key(name.into())])
+    }
+
+    /// This path extended by one object key.
+    pub fn key(&self, key: impl Into<String>) -> Self {
+        let mut segments = self.0.clone();
+        segments.push(PathSegment::Key(key.into()));
+        Self(segments)
+    }
+
+    /// This path extended by one array index.
+    pub fn index(&self, index: usize) -> Self {
+        let mut segments = self.0.clone();
+        segments.push(PathSegment::Index(index));
+        Self(segments)
+    }
+
+    /// The steps of the path, outermost first.
+    pub fn segments(&self) -> &[PathSegment] {
+        &self.0
+    }
+
+    /// True for the arguments object itself.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The top-level argument this path starts at, if any.
+    pub fn top_level(&self) -> Option<&str> {
+        match self.0.first() {
+            Some(PathSegment::Key(key)) => Some(key),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn push(&mut self, segment: PathSegment) {
+        self.0.push(segment);
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.0.pop();
+    }
+}
+
+fn is_plain_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+impl fmt::Display for ArgPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (position, segment) in self.0.iter().enumerate() {
+            match segment {
+                PathSegment::Key(key) if is_plain_key(key) => {
+                    if position > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(key)?;
+                }
+                PathSegment::Key(key) => write!(f, "[{}]", Value::String(key.clone()))?,
+                PathSegment::Index(index) => write!(f, "[{index}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for ArgPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// What a string or collection length counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthUnit {
+    /// Unicode scalar values of a string.
+    Characters,
+    /// Elements of an array.
+    Items,
+    /// Properties of an object.
+    Properties,
+}
+
+/// A string format the runtime checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StringFormat {
+    /// An email address.
+    Email,
+    /// An absolute URL.
+    Url,
+    /// Any other named format (for example `ip` or `credit_card`).
+    Other(String),
+}
+
+/// What kind of problem a [`Violation`] is, with the facts needed to explain it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ViolationKind {
+    /// The value has the wrong JSON type. `expected` is a phrase such as "an integer".
+    TypeMismatch {
+        /// What was expected, as a phrase.
+        expected: String,
+    },
+    /// A required argument or property is absent.
+    Missing {
+        /// What the absent value should be, as a phrase.
+        expected: String,
+    },
+    /// A property that the schema does not allow.
+    Unknown {
+        /// The closest valid name, if one is close.
+        suggestion: Option<String>,
+        /// Every valid name at this level.
+        valid: Vec<String>,
+    },
+    /// A number outside its bounds.
+    Range {
+        /// Lower bound, if any.
+        min: Option<Number>,
+        /// Upper bound, if any.
+        max: Option<Number>,
+        /// The lower bound itself is not allowed.
+        exclusive_min: bool,
+        /// The upper bound itself is not allowed.
+        exclusive_max: bool,
+    },
+    /// A string, array or object of the wrong size.
+    Length {
+        /// Smallest allowed size.
+        min: Option<u64>,
+        /// Largest allowed size.
+        max: Option<u64>,
+        /// What is counted.
+        unit: LengthUnit,
+        /// The size received.
+        actual: u64,
+    },
+    /// A string that does not match a regular expression.
+    Pattern {
+        /// The regular expression.
+        pattern: String,
+        /// A valid example, where the schema gives one.
+        example: Option<Value>,
+    },
+    /// A string that is not of the required format.
+    Format {
+        /// The format.
+        format: StringFormat,
+    },
+    /// A value outside a fixed set.
+    Enum {
+        /// Every allowed value.
+        allowed: Vec<Value>,
+        /// The allowed value closest to what was received.
+        suggestion: Option<Value>,
+    },
+    /// An array whose items must be unique but are not.
+    NotUnique,
+    /// The arguments as a whole are not a JSON object.
+    NotAnObject,
+    /// A check written by the tool author failed.
+    Custom {
+        /// The check's code.
+        code: String,
+        /// The check's own explanation, if it gave one.
+        message: Option<String>,
+    },
+    /// The value was rejected for a reason the schema cannot express.
+    Invalid {
+        /// Why, in words.
+        reason: String,
+    },
+}
+
+impl ViolationKind {
+    /// A stable snake_case name for this kind, used in the error envelope.
+    pub fn problem(&self) -> &'static str {
+        match self {
+            Self::TypeMismatch { .. } => "type_mismatch",
+            Self::Missing { .. } => "missing",
+            Self::Unknown { .. } => "unknown_argument",
+            Self::Range { .. } => "out_of_range",
+            Self::Length { .. } => "length",
+            Self::Pattern { .. } => "pattern",
+            Self::Format { .. } => "format",
+            Self::Enum { .. } => "not_allowed",
+            Self::NotUnique => "not_unique",
+            Self::NotAnObject => "not_an_object",
+            Self::Custom { .. } => "custom",
+            Self::Invalid { .. } => "invalid",
+        }
+    }
+}
+
+/// One problem with one argument.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    /// Where the problem is.
+    pub path: ArgPath,
+    /// What the problem is.
+    pub kind: ViolationKind,
+    /// The value that was received, when there was one.
+    pub received: Option<Value>,
+}
+
+impl Violation {
+    /// A violation at `path` of kind `kind` about the value `received`.
+    pub fn new(path: ArgPath, kind: ViolationKind, received: Option<Value>) -> Self {
+        Self {
+            path,
+            kind,
+            received,
+        }
+    }
+
+    /// The sentence the model reads for this violation.
+    pub fn message(&self) -> String {
+        messages::violation(self)
+    }
+
+    /// What was expected, as a short phrase for the envelope.
+    pub fn expected(&self) -> Option<String> {
+        messages::violation_expected(&self.kind)
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+/// The envelope entry: `path`, `problem`, `expected`, `received`, `allowed`, `suggestion`,
+/// `message`.
+impl Serialize for Violation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("path", &self.path)?;
+        map.serialize_entry("problem", self.kind.problem())?;
+        if let Some(expected) = self.expected() {
+            map.serialize_entry("expected", &expected)?;
+        }
+        if let Some(received) = &self.received {
+            map.serialize_entry("received", received)?;
+        }
+        match &self.kind {
+            ViolationKind::Enum {
+                allowed,
+                suggestion,
+            } => {
+                map.serialize_entry("allowed", allowed)?;
+                if let Some(suggestion) = suggestion {
+                    map.serialize_entry("suggestion", suggestion)?;
+                }
+            }
+            ViolationKind::Unknown { suggestion, valid } => {
+                map.serialize_entry("allowed", valid)?;
+                if let Some(suggestion) = suggestion {
+                    map.serialize_entry("suggestion", suggestion)?;
+                }
+            }
+            _ => {}
+        }
+        map.serialize_entry("message", &self.message())?;
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_render_like_code() {
+        let path = ArgPath::argument("items").index(2).key("quantity");
+        assert_eq!(path.to_string(), "items[2].quantity");
+        assert_eq!(
+            ArgPath::argument("tags").key("a b").to_string(),
+            r#"tags["a b"]"#
+        );
+        assert_eq!(ArgPath::root().to_string(), "");
+    }
+}
