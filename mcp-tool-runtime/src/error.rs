@@ -200,6 +200,16 @@ impl ToolError {
         error
     }
 
+    /// `invalid_arguments` with its own headline, for a problem with the arguments as a whole.
+    pub fn invalid_arguments_because(
+        summary: impl Into<Cow<'static, str>>,
+        violations: Vec<Violation>,
+    ) -> Self {
+        let mut error = Self::new(ErrorCode::INVALID_ARGUMENTS, summary);
+        error.inner.violations = violations;
+        error
+    }
+
     /// `not_found` with a message.
     pub fn not_found(message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(ErrorCode::NOT_FOUND, message)

@@ -70,6 +70,26 @@ pub fn received(value: &Value) -> String {
     }
 }
 
+/// Largest received value, as compact JSON, that the envelope echoes as it is.
+pub const MAX_ENVELOPE_RECEIVED_CHARS: usize = 1024;
+
+/// A received value for the envelope: the value itself, or its cut rendering when it is too
+/// large to echo back.
+pub fn envelope_received(value: &Value) -> Value {
+    let small = match value {
+        Value::String(text) => text.len() <= MAX_ENVELOPE_RECEIVED_CHARS,
+        Value::Array(_) | Value::Object(_) => {
+            value.to_string().len() <= MAX_ENVELOPE_RECEIVED_CHARS
+        }
+        _ => true,
+    };
+    if small {
+        value.clone()
+    } else {
+        Value::String(received(value))
+    }
+}
+
 fn quoted_list(values: &[Value]) -> String {
     values.iter().map(received).collect::<Vec<_>>().join(", ")
 }
@@ -205,6 +225,11 @@ fn subject(path: &ArgPath) -> String {
     }
 }
 
+/// The verb for [`subject`]: "The arguments are", "Argument 'x' is".
+fn is_or_are(path: &ArgPath) -> &'static str {
+    if path.is_root() { "are" } else { "is" }
+}
+
 fn but_received(received_value: Option<&Value>) -> String {
     match received_value {
         Some(value) => format!(", but received {}", received(value)),
@@ -283,9 +308,11 @@ pub fn violation(violation: &Violation) -> String {
             let why = message
                 .clone()
                 .unwrap_or_else(|| format!("failed the '{code}' check"));
-            format!("{who} is invalid: {why}{got}.")
+            format!("{who} {} invalid: {why}{got}.", is_or_are(&violation.path))
         }
-        ViolationKind::Invalid { reason } => format!("{who} is invalid: {reason}."),
+        ViolationKind::Invalid { reason } => {
+            format!("{who} {} invalid: {reason}.", is_or_are(&violation.path))
+        }
     }
 }
 
@@ -332,8 +359,13 @@ pub fn invalid_arguments_summary(tool: &str, count: usize) -> String {
 
 /// The full text of an invalid-arguments result: headline, one line per violation, and the
 /// shape of a valid call.
-pub fn invalid_arguments_text(tool: &str, violations: &[Violation], signature: &str) -> String {
-    let mut text = invalid_arguments_summary(tool, violations.len());
+pub fn invalid_arguments_text(
+    summary: &str,
+    violations: &[Violation],
+    tool: &str,
+    signature: &str,
+) -> String {
+    let mut text = summary.to_string();
     for violation in violations {
         let _ = write!(text, "\n- {}", violation.message());
     }
@@ -343,17 +375,49 @@ pub fn invalid_arguments_text(tool: &str, violations: &[Violation], signature: &
     text
 }
 
-/// One argument in the "Valid call" line: `quantity: integer 1..=100`.
-pub fn signature_entry(name: &str, summary: &str, required: bool) -> String {
-    if required {
+/// One argument in the "Valid call" line: `quantity: an integer between 1 and 100`, or
+/// `sort?: one of 'asc', 'desc' (default 'asc')` for an optional one.
+pub fn signature_entry(
+    name: &str,
+    summary: &str,
+    required: bool,
+    default: Option<&Value>,
+) -> String {
+    let mut entry = if required {
         format!("{name}: {summary}")
     } else {
         format!("{name}?: {summary}")
+    };
+    if let Some(default) = default {
+        let _ = write!(entry, " (default {})", received(default));
+    }
+    entry
+}
+
+/// "an array of strings" for an array whose items have the given types.
+pub fn array_of<'a>(item_types: impl IntoIterator<Item = &'a str>) -> String {
+    let plural: Vec<String> = item_types
+        .into_iter()
+        .filter(|t| *t != "null")
+        .map(|t| match t {
+            "integer" => "integers".to_string(),
+            "number" => "numbers".to_string(),
+            "string" => "strings".to_string(),
+            "boolean" => "booleans".to_string(),
+            "array" => "arrays".to_string(),
+            "object" => "objects".to_string(),
+            other => format!("values of type {other}"),
+        })
+        .collect();
+    if plural.is_empty() {
+        "an array".into()
+    } else {
+        format!("an array of {}", join_or(plural))
     }
 }
 
-/// The headline when `arguments` was left out but the tool needs some.
-pub fn arguments_absent(tool: &str, required: &[String]) -> String {
+/// The headline when `arguments` was left out (or null) but the tool requires some.
+pub fn arguments_absent(tool: &str, required: &[&str]) -> String {
     format!(
         "Tool '{tool}' was called without arguments, but it requires {}.",
         required

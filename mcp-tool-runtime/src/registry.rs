@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use crate::error::{ERROR_META_KEY, ErrorCode, ToolError};
 use crate::messages;
 use crate::output::{IntoToolOutput, ToolOutput};
-use crate::schema::{self, SchemaProfile, WRAPPED_RESULT_KEY};
+use crate::schema::{self, SchemaProfile, SchemaRole, WRAPPED_RESULT_KEY};
 use crate::suggest;
 use crate::validate;
 
@@ -126,19 +126,18 @@ impl ToolInfo {
 
     /// The tool as clients see it under `profile`.
     pub fn publish(&self, profile: SchemaProfile) -> Tool {
-        let input = match profile.publish(&self.input_schema) {
+        let input = match profile.publish(&self.input_schema, SchemaRole::Input) {
             Value::Object(object) => object,
             _ => JsonObject::new(),
         };
         let mut tool = Tool::new(self.name, self.description, Arc::new(input));
         tool.title = self.title.map(str::to_string);
-        tool.output_schema =
-            self.output_schema
-                .as_ref()
-                .and_then(|schema| match profile.publish(schema) {
-                    Value::Object(object) => Some(Arc::new(object)),
-                    _ => None,
-                });
+        tool.output_schema = self.output_schema.as_ref().and_then(|schema| {
+            match profile.publish(schema, SchemaRole::Output) {
+                Value::Object(object) => Some(Arc::new(object)),
+                _ => None,
+            }
+        });
         let hints = &self.hints;
         if hints != &Hints::default() || self.title.is_some() {
             let mut annotations = ToolAnnotations::new();
@@ -181,9 +180,16 @@ impl ToolInfoBuilder {
     }
 
     /// The arguments are a user's own type, which may not reject unknown keys itself: the
-    /// runtime checks them.
+    /// runtime checks them. The canonical schema says so too (`additionalProperties: false`),
+    /// so that an unknown key is reported as such, with a suggestion. A type that declares
+    /// its own `additionalProperties` (a flattened map) keeps accepting extra keys.
     pub fn whole_input(mut self) -> Self {
-        self.info.checks_unknown_keys = true;
+        if let Some(root) = self.info.input_schema.as_object_mut()
+            && !root.contains_key("additionalProperties")
+        {
+            root.insert("additionalProperties".into(), Value::Bool(false));
+            self.info.checks_unknown_keys = true;
+        }
         self
     }
 
@@ -481,7 +487,12 @@ pub fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
             envelope.retry_after,
         )
     } else {
-        messages::invalid_arguments_text(tool, error.violations(), info.signature())
+        messages::invalid_arguments_text(
+            &envelope.error,
+            error.violations(),
+            tool,
+            info.signature(),
+        )
     };
     let envelope = serde_json::to_value(&envelope).unwrap_or(Value::Null);
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);

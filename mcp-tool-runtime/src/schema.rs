@@ -37,11 +37,20 @@ pub enum SchemaProfile {
     Full,
 }
 
+/// Which side of a tool a schema describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SchemaRole {
+    /// The arguments the client sends.
+    Input,
+    /// The structured result the server returns.
+    Output,
+}
+
 impl SchemaProfile {
     /// The published form of a canonical schema under this profile.
-    pub fn publish(self, canonical: &Value) -> Value {
+    pub fn publish(self, canonical: &Value, role: SchemaRole) -> Value {
         match self {
-            Self::Portable => portable(canonical),
+            Self::Portable => portable(canonical, role),
             Self::Full => canonical.clone(),
         }
     }
@@ -280,7 +289,10 @@ fn normalize(node: &mut Value) {
 }
 
 /// The portable form of a canonical schema. See the module documentation.
-pub fn portable(canonical: &Value) -> Value {
+///
+/// Only an input schema is closed with `additionalProperties: false` at its root: that is
+/// the server's promise to reject unknown arguments. An output schema makes no such promise.
+pub fn portable(canonical: &Value, role: SchemaRole) -> Value {
     let mut root = canonical.clone();
     let Some(object) = root.as_object_mut() else {
         return root;
@@ -313,7 +325,7 @@ pub fn portable(canonical: &Value) -> Value {
 
     normalize(&mut root);
     if let Some(object) = root.as_object_mut() {
-        if is_object_type(object) {
+        if role == SchemaRole::Input && is_object_type(object) {
             object
                 .entry("additionalProperties")
                 .or_insert(Value::Bool(false));
@@ -372,7 +384,7 @@ mod tests {
 
     #[test]
     fn portable_inlines_and_drops_formats_and_nulls() {
-        let schema = portable(&input_schema::<Outer>());
+        let schema = portable(&input_schema::<Outer>(), SchemaRole::Input);
         assert!(!contains_key(&schema, "$ref"), "{schema:#}");
         assert!(!contains_key(&schema, "$defs"));
         assert!(!contains_key(&schema, "$schema"));
@@ -390,7 +402,7 @@ mod tests {
 
     #[test]
     fn portable_keeps_defs_only_for_recursion() {
-        let schema = portable(&input_schema::<Forest>());
+        let schema = portable(&input_schema::<Forest>(), SchemaRole::Input);
         let defs = schema["$defs"].as_object().expect("recursive defs kept");
         assert_eq!(defs.keys().collect::<Vec<_>>(), ["Tree"]);
         // The first level is still inlined.

@@ -11,7 +11,8 @@ pub fn ranked<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let mut scored: Vec<(usize, &'a str)> = candidates
         .into_iter()
         .filter_map(|candidate| {
-            let distance = strsim::levenshtein(&wanted, &candidate.to_lowercase());
+            // Optimal string alignment: a swap of two neighbours ("emial") is one edit.
+            let distance = strsim::osa_distance(&wanted, &candidate.to_lowercase());
             let limit = (candidate.chars().count().max(wanted.chars().count()) / 3).max(1);
             let contains = candidate.len() >= 3
                 && wanted.len() >= 3

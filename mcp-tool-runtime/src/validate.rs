@@ -32,6 +32,7 @@ where
     A: DeserializeOwned + validator::Validate,
 {
     let empty;
+    let absent = matches!(arguments, None | Some(Value::Null));
     let value = match arguments {
         None | Some(Value::Null) => {
             empty = Value::Object(Map::new());
@@ -58,8 +59,24 @@ where
                 violations_from_validator(&errors, info),
             )),
         },
+        Err(error) if absent => Err(without_arguments(slow_path(value, info, Some(error)), info)),
         Err(error) => Err(slow_path(value, info, Some(error))),
     }
+}
+
+/// A call that sent no arguments at all gets one headline naming what it must send.
+fn without_arguments(error: ToolError, info: &ToolInfo) -> ToolError {
+    let required: Vec<&str> = error
+        .violations()
+        .iter()
+        .filter(|v| matches!(v.kind, ViolationKind::Missing { .. }) && v.path.segments().len() == 1)
+        .filter_map(|v| v.path.top_level())
+        .collect();
+    if required.is_empty() {
+        return error;
+    }
+    let summary = messages::arguments_absent(info.name(), &required);
+    ToolError::invalid_arguments_because(summary, error.violations().to_vec())
 }
 
 fn has_unknown_key(value: &Value, info: &ToolInfo) -> bool {
@@ -219,17 +236,17 @@ impl<'s> SchemaWalker<'s> {
                 return;
             }
         }
-        if let Some(types) = keywords.get("type") {
-            if !type_matches(types, value) {
-                out.push(Violation::new(
-                    path.clone(),
-                    ViolationKind::TypeMismatch {
-                        expected: messages::types_phrase(type_names(types)),
-                    },
-                    Some(value.clone()),
-                ));
-                return;
-            }
+        if let Some(types) = keywords.get("type")
+            && !type_matches(types, value)
+        {
+            out.push(Violation::new(
+                path.clone(),
+                ViolationKind::TypeMismatch {
+                    expected: messages::types_phrase(type_names(types)),
+                },
+                Some(value.clone()),
+            ));
+            return;
         }
         match value {
             Value::Object(object) => self.check_object(keywords, object, path, out, depth),
@@ -372,6 +389,15 @@ impl<'s> SchemaWalker<'s> {
             return;
         }
         let resolved: Vec<&Value> = branches.iter().map(|b| self.resolve(b)).collect();
+        // An optional value (`anyOf: [T, null]`) that is not null is checked as a `T`, so that
+        // its own problems (an enum's allowed values, a nested path) are reported.
+        if let [first, second] = resolved[..] {
+            match (is_null_type(first), is_null_type(second)) {
+                (true, false) => return self.check_node(second, value, path, out, depth + 1),
+                (false, true) => return self.check_node(first, value, path, out, depth + 1),
+                _ => {}
+            }
+        }
         if let Some(tag) = discriminator(&resolved) {
             return self.check_tagged(&resolved, &tag, value, path, out, depth);
         }
@@ -504,6 +530,21 @@ impl<'s> SchemaWalker<'s> {
                 .map(|b| self.resolve(b))
                 .collect();
             return self.describe_union(&branches);
+        }
+        if types == ["array"]
+            && let Some(items) = schema.get("items")
+        {
+            let items = self.non_null(self.resolve(items));
+            let mut item_types = type_names_of_schema(items);
+            if item_types.is_empty()
+                && let Some(branches) = items.get("oneOf").or(items.get("anyOf"))
+            {
+                let branches = branches.as_array().map(Vec::as_slice).unwrap_or_default();
+                for branch in branches {
+                    item_types.extend(type_names_of_schema(self.resolve(branch)));
+                }
+            }
+            return messages::array_of(item_types);
         }
         let base = messages::types_phrase(types.iter().copied());
         let Some(keywords) = schema.as_object() else {
@@ -672,17 +713,17 @@ fn check_string(
     ) {
         out.push(Violation::new(path.clone(), violation, Some(value.clone())));
     }
-    if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str) {
-        if !pattern_matches(pattern, text) {
-            out.push(Violation::new(
-                path.clone(),
-                ViolationKind::Pattern {
-                    pattern: pattern.to_string(),
-                    example: first_example(keywords),
-                },
-                Some(value.clone()),
-            ));
-        }
+    if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str)
+        && !pattern_matches(pattern, text)
+    {
+        out.push(Violation::new(
+            path.clone(),
+            ViolationKind::Pattern {
+                pattern: pattern.to_string(),
+                example: first_example(keywords),
+            },
+            Some(value.clone()),
+        ));
     }
     let format = match keywords.get("format").and_then(Value::as_str) {
         Some("email") if !text.validate_email() => Some(StringFormat::Email),
@@ -815,7 +856,8 @@ pub fn violations_from_validator(errors: &ValidationErrors, info: &ToolInfo) -> 
             .top_level()
             .and_then(|name| order.iter().position(|known| known == name))
             .unwrap_or(usize::MAX);
-        (position, violation.path.to_string())
+        // The path itself, not its text: `items[2]` comes before `items[10]`.
+        (position, violation.path.clone())
     });
     out
 }
@@ -941,6 +983,7 @@ pub(crate) fn signature(schema: &Value) -> String {
                         name,
                         &walker.describe(property),
                         required.contains(&name.as_str()),
+                        property.get("default"),
                     )
                 })
                 .collect::<Vec<_>>()
@@ -1015,7 +1058,7 @@ mod tests {
     fn signature_lists_arguments() {
         assert_eq!(
             signature(&schema()),
-            "quantity: an integer between 1 and 100, sku: a string matching `^[A-Z]{3}-[0-9]{4}$`, sort?: one of 'asc', 'desc', items?: an array"
+            "quantity: an integer between 1 and 100, sku: a string matching `^[A-Z]{3}-[0-9]{4}$`, sort?: one of 'asc', 'desc', items?: an array of objects"
         );
     }
 }

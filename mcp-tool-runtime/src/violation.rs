@@ -276,7 +276,7 @@ impl Serialize for Violation {
             map.serialize_entry("expected", &expected)?;
         }
         if let Some(received) = &self.received {
-            map.serialize_entry("received", received)?;
+            map.serialize_entry("received", &messages::envelope_received(received))?;
         }
         match &self.kind {
             ViolationKind::Enum {
