@@ -64,7 +64,19 @@ pub(crate) fn check(tool: &Tool, errors: &mut Errors) {
                     doc.name
                 )
             } else {
-                suggest::unknown("argument in `# Arguments`", &doc.name, &known)
+                let hint = suggest::closest(&doc.name, &known)
+                    .map(|best| format!("; did you mean `{best}`?"))
+                    .unwrap_or_default();
+                let list = known
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!(
+                    "the `# Arguments` section documents `{}`, which is not an argument of \
+                     this tool{hint} (the arguments are {list})",
+                    doc.name
+                )
             };
             errors.at(doc.span, message);
         }

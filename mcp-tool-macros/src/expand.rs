@@ -20,8 +20,22 @@ fn is_tool_attr(attr: &syn::Attribute) -> bool {
         .is_some_and(|segment| segment.ident == "mcp_tool")
 }
 
+/// What `#[mcp_tools]` leaves in `#[mcp_tool(...)]` on a method it has expanded.
+const HANDLED_BY_TOOL_SET: &str = "__mcp_tools_handled";
+
+fn is_handled_marker(attr: &TokenStream) -> bool {
+    let mut tokens = attr.clone().into_iter();
+    matches!(
+        (tokens.next(), tokens.next()),
+        (Some(proc_macro2::TokenTree::Ident(ident)), None) if ident == HANDLED_BY_TOOL_SET
+    )
+}
+
 /// `#[mcp_tool]` on an item.
 pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if is_handled_marker(&attr) {
+        return item;
+    }
     let mut errors = Errors::default();
     let mut function = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(function)) => function,
@@ -149,10 +163,22 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
         let ImplItem::Fn(method) = member else {
             continue;
         };
-        let Some(position) = method.attrs.iter().position(is_tool_attr) else {
+        // Leave each tool attribute in place, marked as handled: it then expands to the
+        // method unchanged, and its path still resolves, so the user's `use` of it counts.
+        let marker = syn::Ident::new(HANDLED_BY_TOOL_SET, Span::call_site());
+        let mut tool_attr = None;
+        for attr in method.attrs.iter_mut().filter(|attr| is_tool_attr(attr)) {
+            let path = attr.path().clone();
+            let original = std::mem::replace(attr, syn::parse_quote!(#[#path(#marker)]));
+            if tool_attr.is_none() {
+                tool_attr = Some(original);
+            } else {
+                errors.spanned(&original, "`#[mcp_tool]` is given twice on this method");
+            }
+        }
+        let Some(tool_attr) = tool_attr else {
             continue;
         };
-        let tool_attr = method.attrs.remove(position);
         let tokens = match tool_attr.meta {
             syn::Meta::List(list) => list.tokens,
             syn::Meta::Path(_) => TokenStream::new(),
@@ -221,19 +247,15 @@ fn check_unique_names(tools: &[Tool], errors: &mut Errors) {
     for tool in tools {
         let name = tool.name();
         match seen.get(&name) {
-            Some(first) => {
-                let mut error = syn::Error::new(
-                    tool.name_token_span(),
-                    format!(
-                        "a second tool named `{name}`: tool names must be unique within a server"
-                    ),
-                );
-                error.combine(syn::Error::new(
-                    first.name_token_span(),
-                    format!("the first tool named `{name}` is here"),
-                ));
-                errors.push(error);
-            }
+            Some(first) => errors.at(
+                tool.name_token_span(),
+                format!(
+                    "two tools of this block are named `{name}` (the other is `fn {}`): tool \
+                     names must be unique within a server; rename one with \
+                     `#[mcp_tool(name = \"...\")]`",
+                    first.ident
+                ),
+            ),
             None => {
                 seen.insert(name, tool);
             }
@@ -251,8 +273,24 @@ fn optional_flag(flag: Option<crate::attr::Flag>) -> TokenStream {
     }
 }
 
+/// Whether an argument can be a type parameter of the hidden arguments struct: only when no
+/// option of ours or of the derives depends on its concrete type.
+fn is_plain(arg: &parse::Arg) -> bool {
+    arg.validate.is_empty()
+        && arg.passthrough.is_empty()
+        && arg.attr.default.is_none()
+        && arg.attr.example.is_none()
+}
+
 /// The body of the function that returns a tool's `ToolDef`: the arguments type, the cached
 /// definition, and the handler.
+///
+/// The user's argument and return types are checked in one place, the statements of this
+/// body, with the user's own tokens: the hidden arguments struct is generic over the plain
+/// argument types, and the schema and parsing go through generic helper functions bounded by
+/// the runtime's traits. A type that does not qualify then fails once, with our
+/// `#[diagnostic::on_unimplemented]` message at its token, instead of once per use inside
+/// the derives (rustc drops a repeated unsatisfied bound at the same span in one body).
 fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
     let rt = quote!(::mcp_tool_runtime);
     let name = LitStr::new(&tool.name(), tool.name_token_span());
@@ -263,28 +301,43 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
         .map(LitStr::value)
         .unwrap_or_else(|| tool.docs.description.clone());
     let output = &tool.output;
-    let output_check = quote_spanned!(output.span()=>
-        const _: () = #rt::__private::assert_output::<#output>();
-    );
 
-    let mut extra_items = Vec::new();
+    // Nested items, the checks of the user's types, and the type parameters of the helpers
+    // with the user's types they stand for.
+    let mut items = Vec::new();
+    let mut checks = Vec::new();
+    let mut params: Vec<(syn::Ident, &syn::Type)> = Vec::new();
+    let bounds;
     let (arguments_type, builder_extra, bindings, call_args) = match tool.whole_input() {
         Some(input) => {
             let ty = &input.ty;
-            extra_items.push(quote_spanned!(ty.span()=>
-                const _: () = #rt::__private::assert_input::<#ty>();
-            ));
+            checks.push(quote!(#rt::__private::assert_input::<#ty>();));
+            bounds = quote! {
+                #rt::__private::ToolInput
+                    + #rt::__private::serde::de::DeserializeOwned
+                    + #rt::__private::schemars::JsonSchema
+                    + #rt::__private::validator::Validate
+            };
+            let param = format_ident!("__McpInput");
+            params.push((param.clone(), ty));
             (
-                quote!(#ty),
+                quote!(#param),
                 quote!(.whole_input()),
                 quote!(__mcp_input),
                 vec![quote!(__mcp_input)],
             )
         }
         None => {
-            let fields = tool.args.iter().map(|arg| {
+            bounds = quote! {
+                #rt::__private::ToolArgument
+                    + #rt::__private::serde::de::DeserializeOwned
+                    + #rt::__private::schemars::JsonSchema
+            };
+            let mut fields = Vec::new();
+            for arg in &tool.args {
                 let ident = &arg.ident;
                 let ty = &arg.ty;
+                checks.push(quote!(#rt::__private::assert_argument::<#ty>();));
                 let doc = arg
                     .attr
                     .description
@@ -303,10 +356,11 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                     Some(expr) => {
                         let function = format_ident!("__mcp_default_{}", arg.property());
                         let path = LitStr::new(&function.to_string(), Span::call_site());
-                        extra_items.push(quote_spanned!(expr.span()=>
+                        let value = default_value(ty, expr);
+                        items.push(quote_spanned!(expr.span()=>
                             #[allow(non_snake_case)]
                             fn #function() -> #ty {
-                                ::core::convert::From::from(#expr)
+                                #value
                             }
                         ));
                         quote!(#[serde(default = #path)])
@@ -319,41 +373,58 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                     .map(|expr| quote!(#[schemars(example = (#expr))]));
                 let validate = &arg.validate;
                 let passthrough = &arg.passthrough;
-                extra_items.push(quote_spanned!(ty.span()=>
-                    const _: () = #rt::__private::assert_argument::<#ty>();
-                ));
-                quote! {
+                let field_ty = if is_plain(arg) {
+                    let param = format_ident!("__McpArg{}", params.len());
+                    let field_ty = quote!(#param);
+                    params.push((param, ty));
+                    field_ty
+                } else {
+                    quote!(#ty)
+                };
+                fields.push(quote! {
                     #doc #default #example #(#validate)* #(#passthrough)*
-                    #ident: #ty
-                }
-            });
-            let fields: Vec<TokenStream> = fields.collect();
-            let bound: Vec<_> = (0..tool.args.len())
-                .map(|i| format_ident!("__mcp_arg{i}"))
-                .collect();
-            let idents = tool.args.iter().map(|arg| &arg.ident);
-            extra_items.push(quote! {
+                    #ident: #field_ty
+                });
+            }
+            let generics = params.iter().map(|(param, _)| param);
+            items.push(quote! {
+                // `#[validate(nested)]` calls `.validate()` on the argument's value.
+                #[allow(unused_imports)]
+                use #rt::__private::validator::Validate as _;
                 #[derive(
                     #rt::__private::serde::Deserialize,
                     #rt::__private::schemars::JsonSchema,
                     #rt::__private::validator::Validate
                 )]
                 #[serde(crate = "::mcp_tool_runtime::__private::serde", deny_unknown_fields)]
-                #[schemars(crate = "::mcp_tool_runtime::__private::schemars")]
+                #[schemars(
+                    crate = "::mcp_tool_runtime::__private::schemars",
+                    rename = "__McpArguments"
+                )]
                 #[validate(crate = "::mcp_tool_runtime::__private::validator")]
                 #[allow(non_camel_case_types, dead_code)]
-                struct __McpArguments {
+                struct __McpArguments<#(#generics),*> {
                     #(#fields,)*
                 }
             });
+            let generics = params.iter().map(|(param, _)| param);
+            let bound: Vec<_> = (0..tool.args.len())
+                .map(|i| format_ident!("__mcp_arg{i}"))
+                .collect();
+            let idents = tool.args.iter().map(|arg| &arg.ident);
             (
-                quote!(__McpArguments),
+                quote!(__McpArguments<#(#generics),*>),
                 quote!(),
                 quote!(__McpArguments { #(#idents: #bound),* }),
                 bound.iter().map(|b| quote!(#b)).collect(),
             )
         }
     };
+    let generic_params: Vec<_> = params
+        .iter()
+        .map(|(param, _)| quote!(#param: #bounds))
+        .collect();
+    let user_types: Vec<_> = params.iter().map(|(_, ty)| *ty).collect();
 
     let function = &tool.ident;
     let call = match (tool.place, tool.has_receiver) {
@@ -383,12 +454,10 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
     };
 
     quote! {
-        #(#extra_items)*
-        #output_check
+        #(#items)*
 
-        static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
-        let info = INFO.get_or_init(|| {
-            #rt::ToolInfo::builder::<#arguments_type, #output>(#name, #description)
+        fn __mcp_info<__McpOutput: #rt::IntoToolOutput, #(#generic_params),*>() -> #rt::ToolInfo {
+            #rt::ToolInfo::builder::<#arguments_type, __McpOutput>(#name, #description)
                 #title
                 #meta
                 #builder_extra
@@ -399,15 +468,81 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                     open_world: #open_world,
                 })
                 .build()
-        });
+        }
+
+        fn __mcp_parse<#(#generic_params),*>(
+            call: &#rt::ToolCall<'_>,
+        ) -> ::core::result::Result<#arguments_type, #rt::ToolError> {
+            call.parse::<#arguments_type>()
+        }
+
+        #(#checks)*
+        #rt::__private::assert_output::<#output>();
+
+        static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
+        let info = INFO.get_or_init(|| __mcp_info::<#output, #(#user_types),*>());
         #rt::ToolDef::<#state>::new(info, |#state_param, __mcp_call| {
             #rt::__private::boxed(async move {
-                let #bindings = match __mcp_call.parse::<#arguments_type>() {
+                let #bindings = match __mcp_parse::<#(#user_types),*>(&__mcp_call) {
                     ::core::result::Result::Ok(arguments) => arguments,
                     ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
                 };
-                #rt::IntoToolOutput::into_tool_output(#call)
+                <#output as #rt::IntoToolOutput>::into_tool_output(#call)
             })
         })
+    }
+}
+
+/// The inner type of a syntactic `Option<T>`.
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match &args.args[0] {
+            syn::GenericArgument::Type(inner) => Some(inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// True for `Some(..)` and `None`, which already are `Option`s.
+fn is_option_expr(expr: &syn::Expr) -> bool {
+    let path = match expr {
+        syn::Expr::Call(call) => match call.func.as_ref() {
+            syn::Expr::Path(path) => &path.path,
+            _ => return false,
+        },
+        syn::Expr::Path(path) => &path.path,
+        _ => return false,
+    };
+    path.segments
+        .last()
+        .is_some_and(|segment| segment.ident == "Some" || segment.ident == "None")
+}
+
+/// The body of a default function for `#[arg(default = expr)]`. The expression is typed
+/// against the argument's type directly, so `10` is a `u32` where the argument is one; a
+/// string literal converts with `From` (`String`, `Cow`); an `Option<T>` argument takes a
+/// plain `T` value and wraps it in `Some`.
+fn default_value(ty: &syn::Type, expr: &syn::Expr) -> TokenStream {
+    let convert = |expr: &syn::Expr| match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(_),
+            ..
+        }) => quote!(::core::convert::From::from(#expr)),
+        _ => quote!(#expr),
+    };
+    match option_inner(ty) {
+        Some(_) if !is_option_expr(expr) => {
+            let inner = convert(expr);
+            quote!(::core::option::Option::Some(#inner))
+        }
+        _ => convert(expr),
     }
 }

@@ -125,6 +125,7 @@ fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
             return None;
         }
     };
+    check_arg_type(&typed.ty, errors);
     let mut arg = Arg {
         ident,
         ty: (*typed.ty).clone(),
@@ -145,13 +146,70 @@ fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
     Some(arg)
 }
 
+/// A type as the user would write it (`Vec<String>`, not `Vec < String >`).
+fn type_text(ty: &Type) -> String {
+    let mut text = quote!(#ty).to_string();
+    for (from, to) in [
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (" ,", ","),
+        ("& ", "&"),
+    ] {
+        text = text.replace(from, to);
+    }
+    text
+}
+
+/// Argument types that can never work, reported before the derives would stumble on them.
+fn check_arg_type(ty: &Type, errors: &mut Errors) {
+    match ty {
+        Type::Reference(reference) => {
+            let owned = match reference.elem.as_ref() {
+                Type::Path(path) if path.path.is_ident("str") => "`String`".to_string(),
+                Type::Slice(slice) => {
+                    let elem = &slice.elem;
+                    format!("`Vec<{}>`", type_text(elem))
+                }
+                other => format!("`{}`", type_text(other)),
+            };
+            errors.spanned(
+                reference,
+                format!(
+                    "a tool argument cannot be a reference: arguments are deserialized from \
+                     the call's JSON into owned values; take {owned} instead"
+                ),
+            );
+        }
+        Type::ImplTrait(impl_trait) => errors.spanned(
+            impl_trait,
+            "a tool argument cannot be `impl Trait`: name a concrete type, from which the \
+             argument's JSON schema is derived",
+        ),
+        _ => {}
+    }
+}
+
 fn check_signature(sig: &Signature, errors: &mut Errors) {
-    if let Some(param) = sig.generics.params.first() {
+    if !sig.generics.params.is_empty() {
+        let names: Vec<String> = sig
+            .generics
+            .params
+            .iter()
+            .map(|param| match param {
+                syn::GenericParam::Type(param) => format!("`{}`", param.ident),
+                syn::GenericParam::Lifetime(param) => format!("`{}`", param.lifetime),
+                syn::GenericParam::Const(param) => format!("`{}`", param.ident),
+            })
+            .collect();
         errors.spanned(
             &sig.generics,
             format!(
-                "tool functions cannot be generic (`{}`): a tool needs one concrete schema",
-                quote!(#param)
+                "a tool function cannot be generic (over {}): its input and output schemas are \
+                 derived from concrete types; replace the parameters with the types you mean",
+                names.join(", ")
             ),
         );
     }
@@ -164,14 +222,14 @@ fn check_signature(sig: &Signature, errors: &mut Errors) {
     if let Some(variadic) = &sig.variadic {
         errors.spanned(variadic, "a tool function cannot be variadic");
     }
-    if let ReturnType::Type(_, ty) = &sig.output {
-        if let Type::ImplTrait(impl_trait) = ty.as_ref() {
-            errors.spanned(
-                impl_trait,
-                "a tool cannot return `impl Trait`: name a concrete type such as `String` or \
-                 `Json<T>` (write `async fn` instead of returning `impl Future`)",
-            );
-        }
+    if let ReturnType::Type(_, ty) = &sig.output
+        && let Type::ImplTrait(impl_trait) = ty.as_ref()
+    {
+        errors.spanned(
+            impl_trait,
+            "a tool cannot return `impl Trait`: name a concrete type such as `String` or \
+             `Json<T>` (write `async fn` instead of returning `impl Future`)",
+        );
     }
 }
 
@@ -207,5 +265,42 @@ pub(crate) fn parse_tool(
         output,
         place,
         name_span: sig.ident.span(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(errors: &Errors) -> String {
+        errors.to_compile_errors().to_string()
+    }
+
+    #[test]
+    fn type_text_reads_like_source() {
+        let ty: Type = syn::parse_quote!(&std::collections::HashMap<String, Vec<u8>>);
+        assert_eq!(
+            type_text(&ty),
+            "&std::collections::HashMap<String, Vec<u8>>"
+        );
+    }
+
+    #[test]
+    fn reference_arguments_suggest_an_owned_type() {
+        let sig: Signature = syn::parse_quote!(fn greet(name: &str, tags: &[String]));
+        let mut errors = Errors::default();
+        let tool = parse_tool(TokenStream::new(), &[], &sig, Place::Free, &mut errors);
+        assert_eq!(tool.args.len(), 2, "the arguments stay in the model");
+        let text = messages(&errors);
+        assert!(text.contains("take `String` instead"), "{text}");
+        assert!(text.contains("take `Vec<String>` instead"), "{text}");
+    }
+
+    #[test]
+    fn generic_functions_name_their_parameters() {
+        let sig: Signature = syn::parse_quote!(fn echo<'a, T, const N: usize>(value: T));
+        let mut errors = Errors::default();
+        parse_tool(TokenStream::new(), &[], &sig, Place::Free, &mut errors);
+        assert!(messages(&errors).contains("over `'a`, `T`, `N`"));
     }
 }

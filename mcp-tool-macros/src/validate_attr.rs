@@ -108,7 +108,7 @@ pub(crate) fn check(attr: &Attribute, errors: &mut Errors) {
                     .collect();
                 for (pair, key) in pairs.iter().zip(&given) {
                     if !keys.contains(&key.as_str()) {
-                        let kind = format!("key of `{name}`");
+                        let kind = format!("`{name}` key");
                         errors.spanned(pair.path(), suggest::unknown(&kind, key, keys));
                     }
                 }
