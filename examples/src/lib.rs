@@ -1,0 +1,7 @@
+//! Runnable MCP servers built with mcp-tool.
+//!
+//! - `inventory`: a shop over a real SQLite database (`cargo run -p mcp-tool-examples --bin inventory`).
+//! - `tour`: starts `inventory` as a child process and shows what a model sees.
+
+pub mod inventory;
+pub mod logging;

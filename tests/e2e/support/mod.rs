@@ -1,0 +1,209 @@
+//! A JSON-RPC client that speaks to a server process over real pipes, line by line.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long any single answer may take before the test fails instead of hanging.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running server and the client side of its stdio.
+pub struct StdioSession {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+    next_id: u64,
+    /// Messages read while waiting for another id: notifications and stray responses.
+    pub unsolicited: Vec<Value>,
+}
+
+impl StdioSession {
+    /// Starts `program` with `args`, without the MCP handshake.
+    pub fn spawn(program: &str, args: &[&str]) -> Self {
+        let mut child = Command::new(program)
+            .args(args)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {program}: {error}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut child_stderr = child.stderr.take().expect("piped stderr");
+        let sink = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(read) = child_stderr.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                sink.lock()
+                    .expect("stderr buffer")
+                    .push_str(&String::from_utf8_lossy(&buffer[..read]));
+            }
+        });
+        let stdin = child.stdin.take();
+        Self {
+            child,
+            stdin,
+            lines,
+            stderr,
+            next_id: 1,
+            unsolicited: Vec::new(),
+        }
+    }
+
+    /// Starts `program` and completes the MCP handshake.
+    pub fn start(program: &str, args: &[&str]) -> Self {
+        let mut session = Self::spawn(program, args);
+        let init = session.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "e2e", "version": "1.0"}
+            }),
+        );
+        assert!(init.get("result").is_some(), "initialize failed: {init}");
+        session.notify("notifications/initialized", None);
+        session
+    }
+
+    /// Writes one raw line, exactly as given.
+    pub fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).expect("write to server");
+        stdin.write_all(b"\n").expect("write to server");
+        stdin.flush().expect("flush to server");
+    }
+
+    /// Sends a notification.
+    pub fn notify(&mut self, method: &str, params: Option<Value>) {
+        let mut message = json!({"jsonrpc": "2.0", "method": method});
+        if let Some(params) = params {
+            message["params"] = params;
+        }
+        self.send_line(&message.to_string());
+    }
+
+    /// Sends a request and returns the whole response message.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_line(&message.to_string());
+        self.wait_for_id(&json!(id))
+    }
+
+    /// Reads messages until the response with `id` arrives.
+    pub fn wait_for_id(&mut self, id: &Value) -> Value {
+        let deadline = Instant::now() + ANSWER_TIMEOUT;
+        loop {
+            let message = self.read_message(deadline);
+            if message.get("id") == Some(id)
+                && (message.get("result").is_some() || message.get("error").is_some())
+            {
+                return message;
+            }
+            self.unsolicited.push(message);
+        }
+    }
+
+    /// The next message from the server, failing the test at `deadline`.
+    pub fn read_message(&mut self, deadline: Instant) -> Value {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => serde_json::from_str(&line)
+                .unwrap_or_else(|error| panic!("server wrote a non-JSON line {line:?}: {error}")),
+            Err(RecvTimeoutError::Timeout) => {
+                panic!(
+                    "no answer within {ANSWER_TIMEOUT:?}; stderr:\n{}",
+                    self.stderr()
+                )
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("server closed stdout; stderr:\n{}", self.stderr())
+            }
+        }
+    }
+
+    /// Calls a tool and returns the `result` (panics on a JSON-RPC error).
+    pub fn call_tool(&mut self, name: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": name, "arguments": arguments}));
+        match response.get("result") {
+            Some(result) => result.clone(),
+            None => panic!("tools/call {name} answered with an error: {response}"),
+        }
+    }
+
+    /// Everything the server wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().expect("stderr buffer").clone()
+    }
+
+    /// Waits until stderr contains `needle`, for log lines written after the response.
+    pub fn wait_for_stderr(&self, needle: &str) -> String {
+        let deadline = Instant::now() + ANSWER_TIMEOUT;
+        loop {
+            let text = self.stderr();
+            if text.contains(needle) || Instant::now() > deadline {
+                return text;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Closes stdin and waits for the process to exit.
+    pub fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + ANSWER_TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for server") {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("server did not exit after stdin closed");
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for StdioSession {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The text of a tool result's first content block.
+pub fn text_of(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text content in {result}"))
+        .to_string()
+}
+
+/// The error envelope of a tool result.
+pub fn envelope_of(result: &Value) -> &Value {
+    &result["_meta"]["rs.mcp-tool/error"]
+}
