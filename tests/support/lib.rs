@@ -1,0 +1,1 @@
+//! Shared helpers of mcp-tool's integration tests.
