@@ -40,7 +40,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut function = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(function)) => function,
         Ok(other) => {
-            errors.spanned(
+            errors.at(
                 item_keyword(&other),
                 "`#[mcp_tool]` goes on a function; for methods, put `#[mcp_tools]` on their \
                  `impl` block",
@@ -93,41 +93,19 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-fn item_keyword(item: &Item) -> TokenStream {
+/// The keyword that says what the item is (`struct`, `enum`, …), where "not a function"
+/// errors point.
+fn item_keyword(item: &Item) -> Span {
     match item {
-        Item::Struct(item) => {
-            let token = item.struct_token;
-            quote!(#token)
-        }
-        Item::Enum(item) => {
-            let token = item.enum_token;
-            quote!(#token)
-        }
-        Item::Impl(item) => {
-            let token = item.impl_token;
-            quote!(#token)
-        }
-        Item::Mod(item) => {
-            let token = item.mod_token;
-            quote!(#token)
-        }
-        Item::Const(item) => {
-            let token = item.const_token;
-            quote!(#token)
-        }
-        Item::Static(item) => {
-            let token = item.static_token;
-            quote!(#token)
-        }
-        Item::Trait(item) => {
-            let token = item.trait_token;
-            quote!(#token)
-        }
-        Item::Type(item) => {
-            let token = item.type_token;
-            quote!(#token)
-        }
-        other => quote!(#other),
+        Item::Struct(item) => item.struct_token.span,
+        Item::Enum(item) => item.enum_token.span,
+        Item::Impl(item) => item.impl_token.span,
+        Item::Mod(item) => item.mod_token.span,
+        Item::Const(item) => item.const_token.span,
+        Item::Static(item) => item.static_token.span,
+        Item::Trait(item) => item.trait_token.span,
+        Item::Type(item) => item.type_token.span,
+        other => other.span(),
     }
 }
 
