@@ -18,7 +18,11 @@ const TOOL_KEYS: &[&str] = &[
     "idempotent",
     "open_world",
     "meta",
+    "schema_profile",
 ];
+
+/// The schema profiles `schema_profile = "..."` accepts, with their `SchemaProfile` variant.
+pub(crate) const SCHEMA_PROFILES: &[(&str, &str)] = &[("portable", "Portable"), ("full", "Full")];
 
 const ARG_KEYS: &[&str] = &["description", "default", "example", "input"];
 
@@ -38,6 +42,9 @@ pub(crate) struct ToolAttr {
     pub idempotent: Option<Flag>,
     pub open_world: Option<Flag>,
     pub meta: Option<LitStr>,
+    /// The `SchemaProfile` variant of `schema_profile = "..."`, checked against
+    /// [`SCHEMA_PROFILES`].
+    pub schema_profile: Option<syn::Ident>,
 }
 
 fn key_of(meta: &Meta) -> String {
@@ -130,6 +137,11 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 }
                 set_once(&mut attr.meta, value, &meta, errors);
             }
+            "schema_profile" => {
+                let value =
+                    string_value(&meta, errors).and_then(|name| profile_variant(&name, errors));
+                set_once(&mut attr.schema_profile, value, &meta, errors);
+            }
             "read_only" | "destructive" | "idempotent" | "open_world" => {
                 let value = flag_value(&meta, errors);
                 let slot = match key.as_str() {
@@ -147,6 +159,24 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
         }
     }
     attr
+}
+
+fn profile_variant(name: &LitStr, errors: &mut Errors) -> Option<syn::Ident> {
+    let given = name.value();
+    match SCHEMA_PROFILES
+        .iter()
+        .find(|(profile, _)| *profile == given)
+    {
+        Some((_, variant)) => Some(syn::Ident::new(variant, name.span())),
+        None => {
+            let names: Vec<&str> = SCHEMA_PROFILES
+                .iter()
+                .map(|(profile, _)| *profile)
+                .collect();
+            errors.spanned(name, suggest::unknown("schema profile", &given, &names));
+            None
+        }
+    }
 }
 
 fn check_meta_json(json: &LitStr, errors: &mut Errors) {

@@ -421,6 +421,11 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
         .meta
         .as_ref()
         .map(|meta| quote!(.meta_json(#meta)));
+    let schema_profile = tool
+        .attr
+        .schema_profile
+        .as_ref()
+        .map(|variant| quote!(.schema_profile(#rt::SchemaProfile::#variant)));
     let read_only = optional_flag(tool.attr.read_only);
     let destructive = optional_flag(tool.attr.destructive);
     let idempotent = optional_flag(tool.attr.idempotent);
@@ -438,6 +443,7 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
             #rt::ToolInfo::builder::<#arguments_type, __McpOutput>(#name, #description)
                 #title
                 #meta
+                #schema_profile
                 #builder_extra
                 .hints(#rt::Hints {
                     read_only: #read_only,

@@ -52,6 +52,8 @@ pub struct ToolInfo {
     argument_names: Vec<String>,
     checks_unknown_keys: bool,
     signature: OnceLock<String>,
+    /// A per-tool profile that wins over the server's (`#[mcp_tool(schema_profile = ...)]`).
+    profile: Option<SchemaProfile>,
 }
 
 impl ToolInfo {
@@ -85,6 +87,7 @@ impl ToolInfo {
                 argument_names: Vec::new(),
                 checks_unknown_keys: false,
                 signature: OnceLock::new(),
+                profile: None,
             },
         }
     }
@@ -124,8 +127,16 @@ impl ToolInfo {
             .get_or_init(|| validate::signature(&self.input_schema))
     }
 
-    /// The tool as clients see it under `profile`.
+    /// The profile this tool's schemas are published under when the server's is
+    /// `server_profile`: the tool's own, if it sets one.
+    pub fn effective_profile(&self, server_profile: SchemaProfile) -> SchemaProfile {
+        self.profile.unwrap_or(server_profile)
+    }
+
+    /// The tool as clients see it on a server whose profile is `profile` (a profile set on
+    /// the tool itself wins).
     pub fn publish(&self, profile: SchemaProfile) -> Tool {
+        let profile = self.effective_profile(profile);
         let input = match profile.publish(&self.input_schema, SchemaRole::Input) {
             Value::Object(object) => object,
             _ => JsonObject::new(),
@@ -163,6 +174,12 @@ impl ToolInfoBuilder {
     /// A human-readable title.
     pub fn title(mut self, title: &'static str) -> Self {
         self.info.title = Some(title);
+        self
+    }
+
+    /// Publishes this tool's schemas under `profile` whatever the server's profile is.
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.info.profile = Some(profile);
         self
     }
 

@@ -46,7 +46,61 @@ pub enum SchemaRole {
     Output,
 }
 
+/// A profile name that is none of `portable`, `strict`, `gemini`, `full`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownProfile(pub String);
+
+impl std::fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = SchemaProfile::ALL.iter().map(|p| p.name()).collect();
+        write!(
+            f,
+            "unknown schema profile '{}' (expected one of {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+impl std::str::FromStr for SchemaProfile {
+    type Err = UnknownProfile;
+
+    /// Parses a profile name as `#[mcp_tool(schema_profile = "...")]` and the examples'
+    /// `--schema-profile` take it.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::SchemaProfile;
+    /// assert_eq!("full".parse::<SchemaProfile>(), Ok(SchemaProfile::Full));
+    /// assert!("draft7".parse::<SchemaProfile>().is_err());
+    /// ```
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|profile| profile.name() == name)
+            .ok_or_else(|| UnknownProfile(name.to_string()))
+    }
+}
+
+impl std::fmt::Display for SchemaProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl SchemaProfile {
+    /// Every profile, in the order the documentation lists them.
+    pub const ALL: [SchemaProfile; 2] = [Self::Portable, Self::Full];
+
+    /// The profile's name: `portable`, `full`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Portable => "portable",
+            Self::Full => "full",
+        }
+    }
+
     /// The published form of a canonical schema under this profile.
     pub fn publish(self, canonical: &Value, role: SchemaRole) -> Value {
         match self {
