@@ -22,7 +22,12 @@ const TOOL_KEYS: &[&str] = &[
 ];
 
 /// The schema profiles `schema_profile = "..."` accepts, with their `SchemaProfile` variant.
-pub(crate) const SCHEMA_PROFILES: &[(&str, &str)] = &[("portable", "Portable"), ("full", "Full")];
+pub(crate) const SCHEMA_PROFILES: &[(&str, &str)] = &[
+    ("portable", "Portable"),
+    ("strict", "Strict"),
+    ("gemini", "Gemini"),
+    ("full", "Full"),
+];
 
 const ARG_KEYS: &[&str] = &["description", "default", "example", "input"];
 

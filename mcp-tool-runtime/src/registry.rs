@@ -340,6 +340,16 @@ pub struct UnknownTool {
 }
 
 impl fmt::Display for UnknownTool {
+    /// A tool's name is not accepted by the clients its schema profile targets: the whole
+    /// request (every tool) would be rejected there, so the server refuses to start.
+    NameNotAccepted {
+        /// The tool.
+        name: String,
+        /// The profile the tool is published under.
+        profile: SchemaProfile,
+        /// What that profile's clients accept.
+        rule: &'static str,
+    },
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let suggestions: Vec<&str> = self.suggestions.iter().map(String::as_str).collect();
         let available: Vec<&str> = self.available.iter().map(String::as_str).collect();
@@ -355,6 +365,15 @@ impl std::error::Error for UnknownTool {}
 
 /// The tools of one server: definitions published once, calls dispatched by name.
 pub struct ToolRegistry<S> {
+            Self::NameNotAccepted {
+                name,
+                profile,
+                rule,
+            } => write!(
+                f,
+                "tool '{name}' is published under the {profile} schema profile, whose clients \
+                 reject its name ({rule}); rename it with #[mcp_tool(name = \"...\")]"
+            ),
     tools: Vec<ToolDef<S>>,
     by_name: HashMap<&'static str, usize>,
     published: Vec<Tool>,
@@ -417,6 +436,14 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         &self,
         state: &S,
         name: &str,
+            let effective = tool.info.effective_profile(profile);
+            if let Some(rule) = effective.name_problem(name) {
+                return Err(RegistryError::NameNotAccepted {
+                    name: name.to_string(),
+                    profile: effective,
+                    rule,
+                });
+            }
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
         let Some(tool) = self.get(name) else {

@@ -33,6 +33,12 @@ pub enum SchemaProfile {
     /// Inlined, standard-only schemas every client accepts (the default).
     #[default]
     Portable,
+    /// OpenAI strict mode: every object closed, every property required (optional ones
+    /// nullable), only the keywords strict mode supports. See the module documentation.
+    Strict,
+    /// The OpenAPI 3.0 subset of Gemini function declarations: no `additionalProperties`,
+    /// `$schema`, `$defs`/`$ref`, or `anyOf` inside `items`. See the module documentation.
+    Gemini,
     /// JSON Schema 2020-12 exactly as schemars writes it, with `$schema` and `$defs`.
     Full,
 }
@@ -91,21 +97,63 @@ impl std::fmt::Display for SchemaProfile {
 
 impl SchemaProfile {
     /// Every profile, in the order the documentation lists them.
-    pub const ALL: [SchemaProfile; 2] = [Self::Portable, Self::Full];
+    pub const ALL: [SchemaProfile; 4] = [Self::Portable, Self::Strict, Self::Gemini, Self::Full];
 
     /// The profile's name: `portable`, `full`, …
     pub fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
+            Self::Strict => "strict",
+            Self::Gemini => "gemini",
             Self::Full => "full",
+        }
+    }
+
+    /// Why `name` cannot be a tool name under this profile, if it cannot: OpenAI accepts
+    /// `^[a-zA-Z0-9_-]{1,64}$`, Gemini a letter or underscore first and 64 characters at most.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::SchemaProfile;
+    /// assert!(SchemaProfile::Strict.name_problem("cart.add").is_some());
+    /// assert!(SchemaProfile::Portable.name_problem("cart.add").is_none());
+    /// ```
+    pub fn name_problem(self, name: &str) -> Option<&'static str> {
+        let length = name.chars().count();
+        match self {
+            Self::Strict => {
+                let fits = (1..=64).contains(&length)
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                (!fits).then_some("OpenAI strict mode takes 1 to 64 of `a-z A-Z 0-9 _ -`")
+            }
+            Self::Gemini => {
+                let first_ok = name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+                let rest_ok = name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+                (!(first_ok && rest_ok && length <= 64)).then_some(
+                    "Gemini takes a letter or `_` first, then `a-z A-Z 0-9 _ - .`, 64 characters at most",
+                )
+            }
+            Self::Portable | Self::Full => None,
         }
     }
 
     /// The published form of a canonical schema under this profile.
     pub fn publish(self, canonical: &Value, role: SchemaRole) -> Value {
-        match self {
-            Self::Portable => portable(canonical, role),
-            Self::Full => canonical.clone(),
+        match (self, role) {
+            (Self::Portable, _) => portable(canonical, role),
+            (Self::Full, _) => canonical.clone(),
+            (Self::Strict, SchemaRole::Input) => strict(canonical),
+            (Self::Gemini, SchemaRole::Input) => gemini(canonical),
+            // Neither OpenAI nor Gemini shows an output schema to the model; the MCP client
+            // validates `structuredContent` with a JSON Schema validator, for which the
+            // portable form is the right one.
+            (Self::Strict | Self::Gemini, SchemaRole::Output) => portable(canonical, role),
         }
     }
 }
@@ -136,8 +184,15 @@ pub const WRAPPED_RESULT_KEY: &str = "result";
 
 /// The canonical output schema of a result type, and whether results must be wrapped as
 /// `{"result": value}` because the type's own schema is not an object.
+///
+/// Results are serialized, so the schema follows serde's serialize contract: a field that
+/// is always written is required, a skipped `None` is not.
 pub fn output_schema<T: JsonSchema>() -> (Value, bool) {
-    let schema = generator().into_root_schema_for::<T>().to_value();
+    let schema = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
     if is_object_schema(&schema) {
         return (schema, false);
     }
@@ -342,14 +397,12 @@ fn normalize(node: &mut Value) {
     }
 }
 
-/// The portable form of a canonical schema. See the module documentation.
-///
-/// Only an input schema is closed with `additionalProperties: false` at its root: that is
-/// the server's promise to reject unknown arguments. An output schema makes no such promise.
-pub fn portable(canonical: &Value, role: SchemaRole) -> Value {
+/// Inlines every `$ref` that is not part of a cycle. Returns the root and the definitions
+/// that must stay because they are recursive, each itself inlined up to its cycle.
+fn inline_document(canonical: &Value) -> (Value, Map<String, Value>) {
     let mut root = canonical.clone();
     let Some(object) = root.as_object_mut() else {
-        return root;
+        return (root, Map::new());
     };
     object.remove("$schema");
     let defs = match object.remove("$defs") {
@@ -359,7 +412,6 @@ pub fn portable(canonical: &Value, role: SchemaRole) -> Value {
     let mut recursive = BTreeSet::new();
     inline_refs(&mut root, &defs, &mut Vec::new(), &mut recursive);
 
-    // Definitions that are part of a cycle stay, themselves inlined up to the cycle.
     let mut kept = Map::new();
     let mut pending: Vec<String> = recursive.iter().cloned().collect();
     while let Some(name) = pending.pop() {
@@ -372,12 +424,27 @@ pub fn portable(canonical: &Value, role: SchemaRole) -> Value {
         let mut definition = definition.clone();
         let mut found = BTreeSet::new();
         inline_refs(&mut definition, &defs, &mut vec![name.clone()], &mut found);
-        normalize(&mut definition);
         kept.insert(name, definition);
         pending.extend(found.into_iter().filter(|n| !kept.contains_key(n)));
     }
+    (root, kept)
+}
 
+/// The portable form of a canonical schema. See the module documentation.
+///
+/// Only an input schema is closed with `additionalProperties: false` at its root: that is
+/// the server's promise to reject unknown arguments. An output schema makes no such promise.
+pub fn portable(canonical: &Value, role: SchemaRole) -> Value {
+    let (mut root, mut kept) = inline_document(canonical);
+    if !root.is_object() {
+        return root;
+    }
+    for definition in kept.values_mut() {
+        normalize(definition);
+        spell_portably(definition);
+    }
     normalize(&mut root);
+    spell_portably(&mut root);
     if let Some(object) = root.as_object_mut() {
         if role == SchemaRole::Input && is_object_type(object) {
             object
@@ -389,6 +456,675 @@ pub fn portable(canonical: &Value, role: SchemaRole) -> Value {
         }
     }
     root
+}
+
+/// Keywords that only annotate: a schema with nothing else accepts any value.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+];
+
+/// True for `true`, `{}` and a schema with annotations only: any JSON value.
+fn accepts_anything(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(object) => object.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
+        _ => false,
+    }
+}
+
+/// The annotations of an any-value schema, kept when it is spelled out.
+fn annotations_of(schema: &Value) -> Map<String, Value> {
+    schema.as_object().cloned().unwrap_or_default()
+}
+
+fn single_types(types: &[&str]) -> Vec<Value> {
+    types.iter().map(|t| json!({ "type": t })).collect()
+}
+
+/// Calls `visit` on every sub-schema directly below a schema object.
+fn for_each_subschema(object: &mut Map<String, Value>, visit: &mut dyn FnMut(&mut Value)) {
+    for (key, child) in object.iter_mut() {
+        match key.as_str() {
+            "properties" | "$defs" | "patternProperties" => {
+                if let Value::Object(map) = child {
+                    map.values_mut().for_each(&mut *visit);
+                }
+            }
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                if let Value::Array(list) = child {
+                    list.iter_mut().for_each(&mut *visit);
+                }
+            }
+            "items" | "not" | "contains" | "propertyNames" => visit(child),
+            "additionalProperties" if child.is_object() => visit(child),
+            _ => {}
+        }
+    }
+}
+
+/// The spellings that Inspector 2.x `--strict` and single-type clients accept: a bare `true`
+/// or an annotation-only schema becomes an `anyOf` of every single type, and a `type` array
+/// (`["string","null"]`) becomes an `anyOf` of single types.
+fn spell_portably(node: &mut Value) {
+    if accepts_anything(node) {
+        let mut object = annotations_of(node);
+        object.insert(
+            "anyOf".into(),
+            Value::Array(single_types(&[
+                "string", "number", "boolean", "object", "array", "null",
+            ])),
+        );
+        *node = Value::Object(object);
+        return;
+    }
+    let Value::Object(object) = node else {
+        return;
+    };
+    if let Some(Value::Array(types)) = object.get("type") {
+        let names: Vec<String> = types
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let branches = split_types(object, &names);
+        object.remove("type");
+        object.insert("anyOf".into(), Value::Array(branches));
+    }
+    for_each_subschema(object, &mut spell_portably);
+}
+
+/// Keywords that apply to one JSON type only, moved into that type's branch when a `type`
+/// array is split.
+fn keyword_type(keyword: &str) -> Option<&'static str> {
+    Some(match keyword {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
+        "minLength" | "maxLength" | "pattern" | "format" => "string",
+        "items" | "prefixItems" | "minItems" | "maxItems" | "uniqueItems" => "array",
+        "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" => {
+            "object"
+        }
+        _ => return None,
+    })
+}
+
+fn split_types(object: &mut Map<String, Value>, names: &[&str]) -> Vec<Value> {
+    let mut branches: Vec<Map<String, Value>> = names
+        .iter()
+        .map(|name| {
+            let mut branch = Map::new();
+            branch.insert("type".into(), json!(name));
+            branch
+        })
+        .collect();
+    let moved: Vec<String> = object
+        .keys()
+        .filter(|k| keyword_type(k).is_some())
+        .cloned()
+        .collect();
+    for keyword in moved {
+        let Some(value) = object.remove(&keyword) else {
+            continue;
+        };
+        let family = keyword_type(&keyword).unwrap_or_default();
+        for (branch, name) in branches.iter_mut().zip(names) {
+            let applies = *name == family || (family == "number" && *name == "integer");
+            if applies {
+                branch.insert(keyword.clone(), value.clone());
+            }
+        }
+    }
+    if let Some(Value::Array(values)) = object.remove("enum") {
+        for (branch, name) in branches.iter_mut().zip(names) {
+            let mine: Vec<Value> = values
+                .iter()
+                .filter(|v| json_type_name(v) == *name || (*name == "number" && v.is_number()))
+                .cloned()
+                .collect();
+            branch.insert("enum".into(), Value::Array(mine));
+        }
+    }
+    branches.into_iter().map(Value::Object).collect()
+}
+
+fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The keywords OpenAI strict mode supports; everything else is left out of a strict schema.
+pub const STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+];
+
+/// The string formats OpenAI strict mode supports.
+pub const STRICT_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// The keywords of Gemini's OpenAPI 3.0 schema subset.
+pub const GEMINI_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "anyOf",
+    "items",
+    "minimum",
+    "maximum",
+    "default",
+];
+
+/// How many levels of a recursive type the Gemini profile unrolls before it stops
+/// describing deeper levels.
+pub const GEMINI_RECURSION_DEPTH: usize = 3;
+
+/// Merges `allOf` branches that are all objects into the node (a flattened struct).
+fn merge_all_of(object: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = object.get("allOf") else {
+        return;
+    };
+    if !branches.iter().all(Value::is_object) {
+        return;
+    }
+    let Some(Value::Array(branches)) = object.remove("allOf") else {
+        return;
+    };
+    for branch in branches {
+        let Value::Object(branch) = branch else {
+            continue;
+        };
+        for (key, value) in branch {
+            match (key.as_str(), object.get_mut(&key)) {
+                ("properties", Some(Value::Object(mine))) => {
+                    if let Value::Object(theirs) = value {
+                        for (name, schema) in theirs {
+                            mine.entry(name).or_insert(schema);
+                        }
+                    }
+                }
+                ("required", Some(Value::Array(mine))) => {
+                    if let Value::Array(theirs) = value {
+                        for name in theirs {
+                            if !mine.contains(&name) {
+                                mine.push(name);
+                            }
+                        }
+                    }
+                }
+                (_, Some(_)) => {}
+                (_, None) => {
+                    object.insert(key, value);
+                }
+            }
+        }
+    }
+}
+
+/// A tuple's `prefixItems` as one `items` schema (the profiles below have no tuples) and a
+/// fixed length.
+fn collapse_tuple(object: &mut Map<String, Value>) {
+    let Some(Value::Array(prefix)) = object.remove("prefixItems") else {
+        return;
+    };
+    let length = prefix.len();
+    let mut distinct: Vec<Value> = Vec::new();
+    for item in prefix {
+        if !distinct.contains(&item) {
+            distinct.push(item);
+        }
+    }
+    let items = if distinct.len() == 1 {
+        distinct.remove(0)
+    } else {
+        json!({ "anyOf": distinct })
+    };
+    object.insert("items".into(), items);
+    object.insert("minItems".into(), json!(length));
+    object.insert("maxItems".into(), json!(length));
+}
+
+/// True when a schema admits `null`.
+fn admits_null(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "null" => return true,
+        Some(Value::Array(types)) if types.iter().any(|t| t == "null") => return true,
+        _ => {}
+    }
+    if let Some(Value::Array(values)) = schema.get("enum")
+        && values.iter().any(Value::is_null)
+    {
+        return true;
+    }
+    ["anyOf", "oneOf"].iter().any(|k| {
+        schema
+            .get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.iter().any(admits_null))
+    })
+}
+
+/// Makes a schema admit `null` as well, as OpenAI strict mode spells an optional property.
+fn make_nullable(schema: &mut Value) {
+    if admits_null(schema) {
+        return;
+    }
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if let Some(Value::String(single)) = object.get("type").cloned()
+        && !object.contains_key("$ref")
+    {
+        object.insert("type".into(), json!([single, "null"]));
+        if let Some(constant) = object.remove("const") {
+            object.insert("enum".into(), json!([constant]));
+        }
+        if let Some(Value::Array(values)) = object.get_mut("enum") {
+            values.push(Value::Null);
+        }
+        return;
+    }
+    let description = object.remove("description");
+    let inner = std::mem::take(object);
+    object.insert(
+        "anyOf".into(),
+        json!([Value::Object(inner), { "type": "null" }]),
+    );
+    if let Some(description) = description {
+        object.insert("description".into(), description);
+    }
+}
+
+/// A map (`additionalProperties` a schema, no fixed properties) as a list of key/value
+/// pairs: strict mode closes every object, so a map has no other spelling. The runtime
+/// turns such a list back into the map.
+fn map_as_pairs(value_schema: Value) -> Value {
+    json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                MAP_PAIR_KEY: { "type": "string" },
+                MAP_PAIR_VALUE: value_schema
+            },
+            "required": [MAP_PAIR_KEY, MAP_PAIR_VALUE],
+            "additionalProperties": false
+        }
+    })
+}
+
+/// The property that holds a map entry's key in the strict profile's key/value pairs.
+pub const MAP_PAIR_KEY: &str = "key";
+/// The property that holds a map entry's value in the strict profile's key/value pairs.
+pub const MAP_PAIR_VALUE: &str = "value";
+
+fn is_map(object: &Map<String, Value>) -> bool {
+    let open = matches!(
+        object.get("additionalProperties"),
+        Some(Value::Object(_) | Value::Bool(true))
+    );
+    let no_properties = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty);
+    open && no_properties && object.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// The strict (OpenAI) form of a canonical schema. See the module documentation.
+pub fn strict(canonical: &Value) -> Value {
+    let (mut root, mut kept) = inline_document(canonical);
+    for definition in kept.values_mut() {
+        normalize(definition);
+        strict_node(definition);
+    }
+    normalize(&mut root);
+    strict_node(&mut root);
+    if let Some(object) = root.as_object_mut()
+        && !kept.is_empty()
+    {
+        object.insert("$defs".into(), Value::Object(kept));
+    }
+    root
+}
+
+fn strict_node(node: &mut Value) {
+    if accepts_anything(node) {
+        // Strict mode has no open object; any scalar is the closest it can say.
+        let mut object = annotations_of(node);
+        object.insert(
+            "anyOf".into(),
+            Value::Array(single_types(&["string", "number", "boolean", "null"])),
+        );
+        *node = Value::Object(object);
+    }
+    let Value::Object(object) = node else {
+        return;
+    };
+    merge_all_of(object);
+    if let Some(one_of) = object.remove("oneOf") {
+        object.insert("anyOf".into(), one_of);
+    }
+    collapse_tuple(object);
+    if is_map(object) {
+        let value_schema = match object.remove("additionalProperties") {
+            Some(schema @ Value::Object(_)) => schema,
+            _ => json!(true),
+        };
+        let mut pairs = map_as_pairs(value_schema);
+        if let (Some(description), Value::Object(pairs)) =
+            (object.remove("description"), &mut pairs)
+        {
+            pairs.insert("description".into(), description);
+        }
+        *node = pairs;
+        return strict_node(node);
+    }
+    let is_object = object.get("type").and_then(Value::as_str) == Some("object")
+        || object.contains_key("properties");
+    if is_object {
+        object.insert("additionalProperties".into(), Value::Bool(false));
+        let required: BTreeSet<String> = object
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let properties = object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let mut all = Vec::new();
+        if let Value::Object(properties) = properties {
+            for (name, property) in properties.iter_mut() {
+                if !required.contains(name) {
+                    make_nullable(property);
+                }
+                all.push(Value::String(name.clone()));
+            }
+        }
+        object.insert("required".into(), Value::Array(all));
+    }
+    object.retain(|key, _| STRICT_KEYWORDS.contains(&key.as_str()));
+    let unsupported_format = object
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| !STRICT_FORMATS.contains(&f));
+    if unsupported_format {
+        object.remove("format");
+    }
+    for_each_subschema(object, &mut strict_node);
+}
+
+/// The Gemini (OpenAPI 3.0 subset) form of a canonical schema. See the module documentation.
+pub fn gemini(canonical: &Value) -> Value {
+    let (mut root, kept) = inline_document(canonical);
+    // No `$ref` at all: recursive types are unrolled a few levels, then left open.
+    for _ in 0..GEMINI_RECURSION_DEPTH {
+        substitute_refs(&mut root, &kept);
+    }
+    stub_refs(&mut root, &kept);
+    normalize(&mut root);
+    gemini_node(&mut root, false);
+    root
+}
+
+fn substitute_refs(node: &mut Value, defs: &Map<String, Value>) {
+    match node {
+        Value::Object(object) => {
+            let target = object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(def_name)
+                .and_then(|name| defs.get(name));
+            if let Some(Value::Object(definition)) = target {
+                let definition = definition.clone();
+                object.remove("$ref");
+                for (key, value) in definition {
+                    object.entry(key).or_insert(value);
+                }
+                return;
+            }
+            for (key, child) in object.iter_mut() {
+                if !DATA_KEYWORDS.contains(&key.as_str()) {
+                    substitute_refs(child, defs);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| substitute_refs(i, defs)),
+        _ => {}
+    }
+}
+
+/// Replaces the `$ref`s left after unrolling with the bare type of what they name.
+fn stub_refs(node: &mut Value, defs: &Map<String, Value>) {
+    match node {
+        Value::Object(object) => {
+            let target = object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(def_name)
+                .and_then(|name| defs.get(name));
+            if let Some(definition) = target {
+                let kind = definition.get("type").cloned().unwrap_or(json!("object"));
+                object.remove("$ref");
+                object.insert("type".into(), kind);
+                return;
+            }
+            for (key, child) in object.iter_mut() {
+                if !DATA_KEYWORDS.contains(&key.as_str()) {
+                    stub_refs(child, defs);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| stub_refs(i, defs)),
+        _ => {}
+    }
+}
+
+/// One schema for the branches of a union inside `items`, where Gemini takes no `anyOf`:
+/// the union of string enums, or one object with every branch's properties (required only
+/// when every branch requires them), or the common type. The runtime still checks the
+/// exact union.
+fn collapse_union(branches: Vec<Value>) -> Value {
+    let enums: Option<Vec<Value>> = branches.iter().try_fold(Vec::new(), |mut all, b| {
+        all.extend(b.get("enum")?.as_array()?.iter().cloned());
+        Some(all)
+    });
+    if let Some(values) = enums
+        && values.iter().all(Value::is_string)
+    {
+        return json!({ "type": "string", "enum": values });
+    }
+    let all_objects = branches
+        .iter()
+        .all(|b| b.get("type").and_then(Value::as_str) == Some("object"));
+    if all_objects {
+        let mut properties = Map::new();
+        let mut required: Option<Vec<Value>> = None;
+        for branch in &branches {
+            if let Some(Value::Object(theirs)) = branch.get("properties") {
+                for (name, schema) in theirs {
+                    properties.entry(name.clone()).or_insert(schema.clone());
+                }
+            }
+            let theirs = branch
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            required = Some(match required {
+                None => theirs,
+                Some(mine) => mine.into_iter().filter(|n| theirs.contains(n)).collect(),
+            });
+        }
+        let mut merged = Map::new();
+        merged.insert("type".into(), json!("object"));
+        merged.insert("properties".into(), Value::Object(properties));
+        if let Some(required) = required.filter(|r| !r.is_empty()) {
+            merged.insert("required".into(), Value::Array(required));
+        }
+        return Value::Object(merged);
+    }
+    let types: BTreeSet<&str> = branches
+        .iter()
+        .filter_map(|b| b.get("type").and_then(Value::as_str))
+        .collect();
+    match (types.len(), types.iter().next()) {
+        (1, Some(single)) if branches.iter().all(|b| b.get("type").is_some()) => {
+            json!({ "type": single })
+        }
+        _ => json!({}),
+    }
+}
+
+fn gemini_node(node: &mut Value, in_items: bool) {
+    if let Value::Bool(_) = node {
+        *node = json!({});
+    }
+    let Value::Object(object) = node else {
+        return;
+    };
+    merge_all_of(object);
+    if let Some(one_of) = object.remove("oneOf") {
+        object.insert("anyOf".into(), one_of);
+    }
+    if let Some(constant) = object.remove("const") {
+        object.insert("enum".into(), json!([constant]));
+    }
+    collapse_tuple(object);
+    // `nullable: true` is OpenAPI's spelling of a `null` branch.
+    let mut nullable = false;
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        nullable = types.iter().any(|t| t == "null");
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let single = types.remove(0);
+            object.insert("type".into(), single);
+        }
+    }
+    if let Some(Value::Array(branches)) = object.get_mut("anyOf") {
+        if branches.iter().any(is_null_schema) {
+            nullable = true;
+            branches.retain(|b| !is_null_schema(b));
+        }
+        if branches.len() == 1 {
+            let kept = branches.remove(0);
+            object.remove("anyOf");
+            if let Value::Object(kept) = kept {
+                for (key, value) in kept {
+                    object.entry(key).or_insert(value);
+                }
+            }
+        }
+    }
+    if nullable {
+        if let Some(Value::Array(values)) = object.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+        object.insert("nullable".into(), Value::Bool(true));
+    }
+    if let Some(Value::Array(types)) = object.get("type").cloned() {
+        object.remove("type");
+        let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        let branches = single_types(&names);
+        object.insert("anyOf".into(), Value::Array(branches));
+    }
+    let integer = object.get("type").and_then(Value::as_str) == Some("integer");
+    for (exclusive, inclusive, step) in [
+        ("exclusiveMinimum", "minimum", 1),
+        ("exclusiveMaximum", "maximum", -1),
+    ] {
+        if let Some(bound) = object.remove(exclusive) {
+            // Exact for integers; for other numbers the runtime keeps the bound exclusive.
+            let bound = match bound.as_i64() {
+                Some(n) if integer => json!(n + step),
+                _ => bound,
+            };
+            object.insert(inclusive.into(), bound);
+        }
+    }
+    let keep_format = object.get("format").and_then(Value::as_str) == Some("date-time");
+    if !keep_format {
+        object.remove("format");
+    }
+    object.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        properties
+            .values_mut()
+            .for_each(|property| gemini_node(property, in_items));
+    }
+    if let Some(items) = object.get_mut("items") {
+        gemini_node(items, true);
+    }
+    if let Some(Value::Array(branches)) = object.get_mut("anyOf") {
+        branches.iter_mut().for_each(|b| gemini_node(b, in_items));
+        if in_items {
+            let branches = std::mem::take(branches);
+            object.remove("anyOf");
+            if let Value::Object(collapsed) = collapse_union(branches) {
+                for (key, value) in collapsed {
+                    object.entry(key).or_insert(value);
+                }
+            }
+        }
+    }
 }
 
 fn is_object_type(object: &Map<String, Value>) -> bool {

@@ -1,0 +1,21 @@
+//! The corpus over stdio, for clients such as the Inspector: `corpus-server
+//! [--schema-profile portable|strict|gemini|full]`.
+
+use mcp_tool_runtime::SchemaProfile;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut profile = SchemaProfile::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--schema-profile" => {
+                let name = args.next().ok_or("--schema-profile takes a profile name")?;
+                profile = name.parse()?;
+            }
+            other => return Err(format!("unknown argument '{other}'").into()),
+        }
+    }
+    mcp_tool_corpus::server(profile).serve_stdio().await?;
+    Ok(())
+}
