@@ -1620,7 +1620,11 @@ fn every_published_tool_has_a_description() {
 #[test]
 fn integer_formats_become_bounds() {
     let schema = input_schema("every_type");
-    assert_eq!(schema["properties"]["quantity"], json!({"type": "integer"}));
+    // An i64 takes exactly the i64 range: the schema says so (the schema issue's agreement).
+    assert_eq!(
+        schema["properties"]["quantity"],
+        json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX})
+    );
     assert_eq!(
         schema["properties"]["address"]["properties"]["zip"],
         json!({"type": "integer", "minimum": 0, "maximum": 4294967295_u64})

@@ -39,6 +39,7 @@
 //! Methods on a state type work the same way inside an `impl` block marked
 //! [`macro@mcp_tools`]; see that macro. The [`server`] module serves the tools over rmcp.
 
+pub mod coerce;
 pub mod error;
 pub mod messages;
 pub mod output;
@@ -53,6 +54,7 @@ pub use error::{ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, ToolError}
 pub use mcp_tool_macros::{mcp_tool, mcp_tools};
 pub use output::{IntoToolOutput, Json, ToolOutput};
 pub use registry::{Hints, ToolCall, ToolDef, ToolInfo, ToolRegistry, ToolSet, UnknownTool};
+pub use coerce::InputMode;
 pub use schema::SchemaProfile;
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use violation::{ArgPath, Violation, ViolationKind};

@@ -14,6 +14,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::coerce::InputMode;
 use crate::error::{ERROR_META_KEY, ErrorCode, ToolError};
 use crate::messages;
 use crate::output::{IntoToolOutput, ToolOutput};
@@ -227,12 +228,23 @@ impl ToolInfoBuilder {
 pub struct ToolCall<'a> {
     arguments: Option<&'a Value>,
     info: &'static ToolInfo,
+    input_mode: InputMode,
 }
 
 impl<'a> ToolCall<'a> {
     /// A call of the tool `info` with `arguments` as the client sent them.
     pub fn new(info: &'static ToolInfo, arguments: Option<&'a Value>) -> Self {
-        Self { arguments, info }
+        Self {
+            arguments,
+            info,
+            input_mode: InputMode::default(),
+        }
+    }
+
+    /// The same call parsed under `mode`.
+    pub fn with_input_mode(mut self, mode: InputMode) -> Self {
+        self.input_mode = mode;
+        self
     }
 
     /// Deserializes and validates the arguments, or reports every violation.
@@ -240,7 +252,7 @@ impl<'a> ToolCall<'a> {
     where
         A: DeserializeOwned + validator::Validate,
     {
-        validate::parse_arguments(self.arguments, self.info)
+        validate::parse_arguments_with(self.arguments, self.info, self.input_mode)
     }
 
     /// The tool being called.
@@ -307,6 +319,16 @@ pub enum RegistryError {
         /// The tool.
         name: String,
     },
+    /// A tool's name is not accepted by the clients its schema profile targets: the whole
+    /// request (every tool) would be rejected there, so the server refuses to start.
+    NameNotAccepted {
+        /// The tool.
+        name: String,
+        /// The profile the tool is published under.
+        profile: SchemaProfile,
+        /// What that profile's clients accept.
+        rule: &'static str,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -321,6 +343,15 @@ impl fmt::Display for RegistryError {
                 f,
                 "the input of tool '{name}' is not a JSON object: a whole-input argument \
                  must be a struct with named fields"
+            ),
+            Self::NameNotAccepted {
+                name,
+                profile,
+                rule,
+            } => write!(
+                f,
+                "tool '{name}' is published under the {profile} schema profile, whose clients \
+                 reject its name ({rule}); rename it with #[mcp_tool(name = \"...\")]"
             ),
         }
     }
@@ -340,16 +371,6 @@ pub struct UnknownTool {
 }
 
 impl fmt::Display for UnknownTool {
-    /// A tool's name is not accepted by the clients its schema profile targets: the whole
-    /// request (every tool) would be rejected there, so the server refuses to start.
-    NameNotAccepted {
-        /// The tool.
-        name: String,
-        /// The profile the tool is published under.
-        profile: SchemaProfile,
-        /// What that profile's clients accept.
-        rule: &'static str,
-    },
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let suggestions: Vec<&str> = self.suggestions.iter().map(String::as_str).collect();
         let available: Vec<&str> = self.available.iter().map(String::as_str).collect();
@@ -365,18 +386,10 @@ impl std::error::Error for UnknownTool {}
 
 /// The tools of one server: definitions published once, calls dispatched by name.
 pub struct ToolRegistry<S> {
-            Self::NameNotAccepted {
-                name,
-                profile,
-                rule,
-            } => write!(
-                f,
-                "tool '{name}' is published under the {profile} schema profile, whose clients \
-                 reject its name ({rule}); rename it with #[mcp_tool(name = \"...\")]"
-            ),
     tools: Vec<ToolDef<S>>,
     by_name: HashMap<&'static str, usize>,
     published: Vec<Tool>,
+    input_mode: InputMode,
 }
 
 impl<S> fmt::Debug for ToolRegistry<S> {
@@ -403,6 +416,14 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
                     name: name.to_string(),
                 });
             }
+            let effective = tool.info.effective_profile(profile);
+            if let Some(rule) = effective.name_problem(name) {
+                return Err(RegistryError::NameNotAccepted {
+                    name: name.to_string(),
+                    profile: effective,
+                    rule,
+                });
+            }
         }
         let published = tools
             .iter()
@@ -412,7 +433,14 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
             tools,
             by_name,
             published,
+            input_mode: InputMode::default(),
         })
+    }
+
+    /// The same registry parsing arguments under `mode`.
+    pub fn with_input_mode(mut self, mode: InputMode) -> Self {
+        self.input_mode = mode;
+        self
     }
 
     /// The published tool list, as `tools/list` returns it.
@@ -436,21 +464,13 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         &self,
         state: &S,
         name: &str,
-            let effective = tool.info.effective_profile(profile);
-            if let Some(rule) = effective.name_problem(name) {
-                return Err(RegistryError::NameNotAccepted {
-                    name: name.to_string(),
-                    profile: effective,
-                    rule,
-                });
-            }
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
         let Some(tool) = self.get(name) else {
             return Err(self.unknown(name));
         };
         let info = tool.info;
-        let call = ToolCall::new(info, arguments.as_ref());
+        let call = ToolCall::new(info, arguments.as_ref()).with_input_mode(self.input_mode);
         let outcome = CatchUnwind((tool.handler)(state, call)).await;
         Ok(match outcome {
             Ok(Ok(output)) => success_result(info, output),

@@ -287,8 +287,12 @@ fn format_bounds(format: &str) -> Option<(Option<i128>, Option<i128>)> {
         "uint8" => (Some(0), Some(u8::MAX.into())),
         "uint16" => (Some(0), Some(u16::MAX.into())),
         "uint32" => (Some(0), Some(u32::MAX.into())),
-        "uint64" | "uint" | "uint128" => (Some(0), None),
-        "int64" | "int" | "int128" | "float" | "double" => (None, None),
+        // What serde_json can hold: a JSON number the runtime takes for an `i128` or `u128`
+        // is still an `i64` or a `u64`, so the schema says so.
+        "uint64" | "uint" | "uint128" => (Some(0), Some(u64::MAX.into())),
+        "int64" | "int" => (Some(i64::MIN.into()), Some(i64::MAX.into())),
+        "int128" => (Some(i64::MIN.into()), Some(u64::MAX.into())),
+        "float" | "double" => (None, None),
         _ => return None,
     })
 }

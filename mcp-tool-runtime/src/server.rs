@@ -12,6 +12,7 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 use crate::registry::{RegistryError, ToolDef, ToolRegistry, ToolSet, UnknownTool};
+use crate::coerce::InputMode;
 use crate::schema::SchemaProfile;
 
 /// Collects the state, the tools and the server's identity. Start with
@@ -22,6 +23,7 @@ pub struct ServerBuilder<S> {
     implementation: Implementation,
     instructions: Option<String>,
     profile: SchemaProfile,
+    input_mode: InputMode,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
@@ -64,10 +66,18 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
+    /// How forgiving argument parsing is (default [`InputMode::Lenient`]: JSON text for
+    /// arrays and objects, numeric strings, `"true"`/`"false"` are accepted).
+    pub fn input_mode(mut self, mode: InputMode) -> Self {
+        self.input_mode = mode;
+        self
+    }
+
     /// Builds the registry and publishes every tool definition once. Fails when two tools
     /// share a name.
     pub fn build(self) -> Result<McpServer<S>, RegistryError> {
-        let registry = ToolRegistry::new(self.tools, self.profile)?;
+        let registry =
+            ToolRegistry::new(self.tools, self.profile)?.with_input_mode(self.input_mode);
         Ok(McpServer {
             inner: Arc::new(Inner {
                 state: self.state,
@@ -152,6 +162,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             implementation: Implementation::new("mcp-tool-server", env!("CARGO_PKG_VERSION")),
             instructions: None,
             profile: SchemaProfile::default(),
+            input_mode: InputMode::default(),
         }
     }
 

@@ -14,6 +14,7 @@ use validator::{
     ValidateEmail, ValidateUrl, ValidationError, ValidationErrors, ValidationErrorsKind,
 };
 
+use crate::coerce::{self, InputMode};
 use crate::error::ToolError;
 use crate::messages;
 use crate::registry::ToolInfo;
@@ -28,6 +29,19 @@ const MAX_DEPTH: usize = 64;
 ///
 /// `arguments` is what the client sent: `None` when it sent no `arguments` member.
 pub fn parse_arguments<A>(arguments: Option<&Value>, info: &ToolInfo) -> Result<A, ToolError>
+where
+    A: DeserializeOwned + validator::Validate,
+{
+    parse_arguments_with(arguments, info, InputMode::default())
+}
+
+/// [`parse_arguments`] with an explicit [`InputMode`]. Repairs (see [`crate::coerce`]) run
+/// only after serde has rejected the arguments.
+pub fn parse_arguments_with<A>(
+    arguments: Option<&Value>,
+    info: &ToolInfo,
+    mode: InputMode,
+) -> Result<A, ToolError>
 where
     A: DeserializeOwned + validator::Validate,
 {
@@ -60,7 +74,20 @@ where
             )),
         },
         Err(error) if absent => Err(without_arguments(slow_path(value, info, Some(error)), info)),
-        Err(error) => Err(slow_path(value, info, Some(error))),
+        Err(error) => match coerce::repair(value, info.input_schema(), mode) {
+            Some(repaired) => match A::deserialize(&repaired) {
+                Ok(arguments) => match arguments.validate() {
+                    Ok(()) => Ok(arguments),
+                    Err(errors) => Err(ToolError::invalid_arguments(
+                        info.name(),
+                        violations_from_validator(&errors, info),
+                    )),
+                },
+                // Reported on the repaired value: what was repaired is not a problem.
+                Err(error) => Err(slow_path(&repaired, info, Some(error))),
+            },
+            None => Err(slow_path(value, info, Some(error))),
+        },
     }
 }
 

@@ -1,0 +1,260 @@
+//! Repairs of arguments that serde rejected, guided by the tool's canonical schema. Only
+//! called when serde has failed, so a valid call pays nothing.
+//!
+//! Two kinds of repair:
+//! - **Agreement** (always on): values the published schemas accept must be accepted. `5.0`
+//!   is an integer in JSON Schema; `null` for an optional property means "absent" (the strict
+//!   profile publishes optional properties as nullable); a list of `{key, value}` pairs is a
+//!   map (the strict profile publishes maps that way).
+//! - **Leniency** ([`InputMode::Lenient`], the default): what language models send. A JSON
+//!   string holding an array or object given for an array or object; a numeric string for a
+//!   number (`"5"` → 5); `"true"`/`"false"` for a boolean. Nothing else: `"five"` is still
+//!   reported as not an integer. Where the schema also accepts a string, a string is kept.
+
+use serde_json::{Map, Number, Value};
+
+use crate::schema::{MAP_PAIR_KEY, MAP_PAIR_VALUE};
+
+/// How forgiving argument parsing is. Set per server
+/// ([`ServerBuilder::input_mode`](crate::ServerBuilder::input_mode)).
+///
+/// This is about the values a call sends, not the `strict` schema profile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum InputMode {
+    /// Accept JSON text for arrays and objects, numeric strings for numbers and
+    /// `"true"`/`"false"` for booleans (the default).
+    #[default]
+    Lenient,
+    /// Accept exactly what the schema says, nothing coerced.
+    Strict,
+}
+
+/// Deepest nesting a repair follows.
+const MAX_DEPTH: usize = 64;
+
+/// The repaired arguments, or `None` when nothing could be repaired.
+pub(crate) fn repair(value: &Value, schema: &Value, mode: InputMode) -> Option<Value> {
+    let mut repaired = value.clone();
+    let repairer = Repairer {
+        defs: schema.get("$defs").and_then(Value::as_object),
+        root: schema,
+        lenient: mode == InputMode::Lenient,
+    };
+    repairer
+        .node(schema, &mut repaired, 0)
+        .then_some(repaired)
+}
+
+struct Repairer<'s> {
+    defs: Option<&'s Map<String, Value>>,
+    root: &'s Value,
+    lenient: bool,
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+fn types_of(schema: &Value) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Value::String(name)) => vec![name.as_str()],
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// An integral float (`5.0`) as an integer.
+fn integral(number: &Number) -> Option<Number> {
+    if number.is_i64() || number.is_u64() {
+        return None;
+    }
+    let float = number.as_f64()?;
+    if float.fract() != 0.0 {
+        return None;
+    }
+    // Within i64/u64 the conversion is exact; beyond, serde cannot take it anyway.
+    if float >= -(2f64.powi(63)) && float < 2f64.powi(63) {
+        Some(Number::from(float as i64))
+    } else if float >= 0.0 && float < 2f64.powi(64) {
+        Some(Number::from(float as u64))
+    } else {
+        None
+    }
+}
+
+impl<'s> Repairer<'s> {
+    fn resolve(&self, mut schema: &'s Value) -> &'s Value {
+        for _ in 0..MAX_DEPTH {
+            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+                return schema;
+            };
+            let target = match reference {
+                "#" => Some(self.root),
+                _ => reference
+                    .strip_prefix("#/$defs/")
+                    .and_then(|name| self.defs?.get(name)),
+            };
+            match target {
+                Some(target) => schema = target,
+                None => return schema,
+            }
+        }
+        schema
+    }
+
+    /// For `anyOf: [T, null]`, the `T`; otherwise the schema itself.
+    fn non_null(&self, schema: &'s Value) -> &'s Value {
+        let schema = self.resolve(schema);
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(branches) = schema.get(keyword).and_then(Value::as_array)
+                && branches.len() == 2
+                && let Some(other) = branches.iter().find(|b| !is_null_schema(b))
+                && branches.iter().any(is_null_schema)
+            {
+                return self.resolve(other);
+            }
+        }
+        schema
+    }
+
+    /// Repairs `value` in place; true when anything changed.
+    fn node(&self, schema: &'s Value, value: &mut Value, depth: usize) -> bool {
+        if depth > MAX_DEPTH || value.is_null() {
+            return false;
+        }
+        let schema = self.non_null(schema);
+        let types = types_of(schema);
+        let mut changed = false;
+        if let Value::Number(number) = value
+            && types.contains(&"integer")
+            && !types.contains(&"number")
+            && let Some(whole) = integral(number)
+        {
+            *value = Value::Number(whole);
+            return true;
+        }
+        if self.lenient
+            && let Value::String(text) = value
+            && !types.is_empty()
+            && !types.contains(&"string")
+            && let Some(parsed) = lenient_parse(text, &types)
+        {
+            *value = parsed;
+            changed = true;
+        }
+        if let Value::Array(items) = value
+            && is_map(schema)
+            && let Some(map) = pairs_to_map(items)
+        {
+            *value = Value::Object(map);
+            changed = true;
+        }
+        match value {
+            Value::Object(object) => changed | self.object(schema, object, depth),
+            Value::Array(items) => changed | self.array(schema, items, depth),
+            _ => changed,
+        }
+    }
+
+    fn object(&self, schema: &'s Value, object: &mut Map<String, Value>, depth: usize) -> bool {
+        let mut changed = false;
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(properties) = properties {
+            for (name, property) in properties {
+                let Some(child) = object.get_mut(name) else {
+                    continue;
+                };
+                if child.is_null() && !required.contains(&name.as_str()) {
+                    object.remove(name);
+                    changed = true;
+                    continue;
+                }
+                changed |= self.node(property, child, depth + 1);
+            }
+        }
+        if let Some(extra @ Value::Object(_)) = schema.get("additionalProperties") {
+            for (key, child) in object.iter_mut() {
+                if properties.is_none_or(|p| !p.contains_key(key)) {
+                    changed |= self.node(extra, child, depth + 1);
+                }
+            }
+        }
+        changed
+    }
+
+    fn array(&self, schema: &'s Value, items: &mut [Value], depth: usize) -> bool {
+        let prefix = schema.get("prefixItems").and_then(Value::as_array);
+        let rest = schema.get("items").filter(|s| s.is_object());
+        let mut changed = false;
+        for (index, item) in items.iter_mut().enumerate() {
+            if let Some(item_schema) = prefix.and_then(|p| p.get(index)).or(rest) {
+                changed |= self.node(item_schema, item, depth + 1);
+            }
+        }
+        changed
+    }
+}
+
+/// The value a model meant by a string, if the schema's types say what it must be.
+fn lenient_parse(text: &str, types: &[&str]) -> Option<Value> {
+    let trimmed = text.trim();
+    let wants = |t: &str| types.contains(&t);
+    if (wants("array") || wants("object")) && (trimmed.starts_with('[') || trimmed.starts_with('{'))
+    {
+        let parsed: Value = serde_json::from_str(trimmed).ok()?;
+        let fits = (parsed.is_array() && wants("array")) || (parsed.is_object() && wants("object"));
+        return fits.then_some(parsed);
+    }
+    if wants("boolean") {
+        match trimmed {
+            "true" => return Some(Value::Bool(true)),
+            "false" => return Some(Value::Bool(false)),
+            _ => {}
+        }
+    }
+    if wants("integer") || wants("number") {
+        let number: Number = serde_json::from_str(trimmed).ok()?;
+        if wants("integer") && !wants("number") {
+            return match integral(&number) {
+                Some(whole) => Some(Value::Number(whole)),
+                None if number.is_i64() || number.is_u64() => Some(Value::Number(number)),
+                None => None,
+            };
+        }
+        return Some(Value::Number(number));
+    }
+    None
+}
+
+fn is_map(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        && matches!(
+            schema.get("additionalProperties"),
+            Some(Value::Object(_) | Value::Bool(true))
+        )
+        && schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(Map::is_empty)
+}
+
+/// `[{"key": k, "value": v}, …]` as `{k: v, …}`, if the list is exactly that.
+fn pairs_to_map(items: &[Value]) -> Option<Map<String, Value>> {
+    let mut map = Map::new();
+    for item in items {
+        let pair = item.as_object()?;
+        if pair.len() != 2 {
+            return None;
+        }
+        let key = pair.get(MAP_PAIR_KEY)?.as_str()?;
+        let value = pair.get(MAP_PAIR_VALUE)?;
+        map.insert(key.to_string(), value.clone());
+    }
+    Some(map)
+}
