@@ -28,6 +28,7 @@ pub const RESERVATION_WINDOW: Duration = Duration::from_secs(60);
 pub struct Inventory {
     db: Mutex<Connection>,
     reservations: Mutex<VecDeque<Instant>>,
+    window: Duration,
 }
 
 /// A line of the cart after an `add_item` call.
@@ -141,11 +142,18 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Inventory {
     /// A fresh shop in an in-memory SQLite database, created and seeded now.
     pub fn open() -> rusqlite::Result<Self> {
+        Self::open_with_window(RESERVATION_WINDOW)
+    }
+
+    /// A fresh shop whose `reserve_stock` rate limit uses `window` instead of
+    /// [`RESERVATION_WINDOW`], so that tests of the limit need not wait a minute.
+    pub fn open_with_window(window: Duration) -> rusqlite::Result<Self> {
         let db = Connection::open_in_memory()?;
         db.execute_batch(SCHEMA)?;
         Ok(Self {
             db: Mutex::new(db),
             reservations: Mutex::new(VecDeque::new()),
+            window,
         })
     }
 
@@ -166,16 +174,16 @@ impl Inventory {
         let mut recent = lock(&self.reservations);
         while recent
             .front()
-            .is_some_and(|&at| now.duration_since(at) >= RESERVATION_WINDOW)
+            .is_some_and(|&at| now.duration_since(at) >= self.window)
         {
             recent.pop_front();
         }
         if recent.len() >= RESERVATIONS_PER_WINDOW {
             let oldest = recent.front().copied().unwrap_or(now);
-            let wait = RESERVATION_WINDOW.saturating_sub(now.duration_since(oldest));
+            let wait = self.window.saturating_sub(now.duration_since(oldest));
             return Err(ToolError::rate_limited(format!(
                 "reserve_stock allows {RESERVATIONS_PER_WINDOW} calls per {} seconds.",
-                RESERVATION_WINDOW.as_secs()
+                self.window.as_secs().max(1)
             ))
             .with_retry_after(wait));
         }

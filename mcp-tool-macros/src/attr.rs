@@ -19,6 +19,8 @@ const TOOL_KEYS: &[&str] = &[
     "open_world",
     "meta",
     "schema_profile",
+    "timeout",
+    "timeout_ms",
 ];
 
 /// The schema profiles `schema_profile = "..."` accepts, with their `SchemaProfile` variant.
@@ -50,6 +52,8 @@ pub(crate) struct ToolAttr {
     /// The `SchemaProfile` variant of `schema_profile = "..."`, checked against
     /// [`SCHEMA_PROFILES`].
     pub schema_profile: Option<syn::Ident>,
+    /// `timeout = "5s"` or `timeout_ms = 5000`, in milliseconds.
+    pub timeout_ms: Option<u64>,
 }
 
 fn key_of(meta: &Meta) -> String {
@@ -142,6 +146,14 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 }
                 set_once(&mut attr.meta, value, &meta, errors);
             }
+            "timeout" => {
+                let value = string_value(&meta, errors).and_then(|text| duration_ms(&text, errors));
+                set_once(&mut attr.timeout_ms, value, &meta, errors);
+            }
+            "timeout_ms" => {
+                let value = millis_value(&meta, errors);
+                set_once(&mut attr.timeout_ms, value, &meta, errors);
+            }
             "schema_profile" => {
                 let value =
                     string_value(&meta, errors).and_then(|name| profile_variant(&name, errors));
@@ -179,6 +191,70 @@ fn profile_variant(name: &LitStr, errors: &mut Errors) -> Option<syn::Ident> {
                 .map(|(profile, _)| *profile)
                 .collect();
             errors.spanned(name, suggest::unknown("schema profile", &given, &names));
+            None
+        }
+    }
+}
+
+/// `"250ms"`, `"5s"`, `"1.5s"`, `"2m"`, `"1h"` in milliseconds; a time limit of zero is refused.
+fn duration_ms(text: &LitStr, errors: &mut Errors) -> Option<u64> {
+    let value = text.value();
+    let trimmed = value.trim();
+    let split = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(split);
+    let scale = match unit.trim() {
+        "ms" => 1.0,
+        "s" => 1_000.0,
+        "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => {
+            errors.spanned(
+                text,
+                "`timeout` takes a number with a unit: \"250ms\", \"5s\", \"2m\" or \"1h\"",
+            );
+            return None;
+        }
+    };
+    match number.parse::<f64>() {
+        Ok(amount) if amount * scale >= 1.0 => Some((amount * scale).round() as u64),
+        Ok(_) => {
+            errors.spanned(text, "`timeout` must be at least 1ms");
+            None
+        }
+        Err(_) => {
+            errors.spanned(
+                text,
+                "`timeout` takes a number with a unit: \"250ms\", \"5s\", \"2m\" or \"1h\"",
+            );
+            None
+        }
+    }
+}
+
+fn millis_value(meta: &Meta, errors: &mut Errors) -> Option<u64> {
+    match meta {
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(int), ..
+            }) => match int.base10_parse::<u64>() {
+                Ok(0) | Err(_) => {
+                    errors.spanned(
+                        int,
+                        "`timeout_ms` takes a whole number of milliseconds, at least 1",
+                    );
+                    None
+                }
+                Ok(millis) => Some(millis),
+            },
+            other => {
+                errors.spanned(other, "`timeout_ms` takes a whole number of milliseconds");
+                None
+            }
+        },
+        _ => {
+            errors.spanned(meta, "write `timeout_ms = 5000`");
             None
         }
     }

@@ -405,6 +405,10 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
     let user_types: Vec<_> = params.iter().map(|(_, ty)| *ty).collect();
 
     let function = &tool.ident;
+    let mut call_args = call_args;
+    if let Some(context) = &tool.context {
+        call_args.insert(context.position, quote!(__mcp_call.context()));
+    }
     let call = match (tool.place, tool.has_receiver) {
         (_, true) => quote!(__mcp_state.#function(#(#call_args),*)),
         (Place::ToolSet, false) => quote!(Self::#function(#(#call_args),*)),
@@ -426,6 +430,10 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
         .schema_profile
         .as_ref()
         .map(|variant| quote!(.schema_profile(#rt::SchemaProfile::#variant)));
+    let timeout = tool
+        .attr
+        .timeout_ms
+        .map(|millis| quote!(.timeout_ms(#millis)));
     let read_only = optional_flag(tool.attr.read_only);
     let destructive = optional_flag(tool.attr.destructive);
     let idempotent = optional_flag(tool.attr.idempotent);
@@ -445,6 +453,7 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                 #meta
                 #schema_profile
                 #builder_extra
+                #timeout
                 .hints(#rt::Hints {
                     read_only: #read_only,
                     destructive: #destructive,

@@ -48,6 +48,45 @@ pub(crate) struct Tool {
     pub place: Place,
     /// Where a "no description" error points.
     pub name_span: Span,
+    /// The `ToolContext` argument, if the tool takes one: never part of the input schema.
+    pub context: Option<ContextArg>,
+}
+
+/// A tool's context argument and where it goes in the call.
+pub(crate) struct ContextArg {
+    /// How many schema arguments come before it.
+    pub position: usize,
+}
+
+/// True for a type whose last path segment is `ToolContext`, however it is imported.
+fn is_context_type(ty: &Type) -> bool {
+    match ty {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "ToolContext"),
+        Type::Reference(reference) => is_context_type(&reference.elem),
+        Type::Paren(inner) => is_context_type(&inner.elem),
+        _ => false,
+    }
+}
+
+fn parse_context(typed: &syn::PatType, position: usize, errors: &mut Errors) -> ContextArg {
+    if let Type::Reference(reference) = typed.ty.as_ref() {
+        errors.spanned(
+            reference,
+            "take the context by value (`ctx: ToolContext`): it is cheap to clone and the \
+             handler owns it",
+        );
+    }
+    if !matches!(typed.pat.as_ref(), Pat::Ident(_) | Pat::Wild(_)) {
+        errors.spanned(
+            &typed.pat,
+            "name the context argument, as in `ctx: ToolContext`",
+        );
+    }
+    ContextArg { position }
 }
 
 impl Tool {
@@ -245,9 +284,16 @@ pub(crate) fn parse_tool(
     check_signature(sig, errors);
     let mut has_receiver = false;
     let mut args = Vec::new();
+    let mut context = None;
     for input in &sig.inputs {
         match input {
             FnArg::Receiver(receiver) => has_receiver = parse_receiver(receiver, place, errors),
+            FnArg::Typed(typed) if is_context_type(&typed.ty) => {
+                if context.is_some() {
+                    errors.spanned(typed, "a tool takes at most one `ToolContext` argument");
+                }
+                context = Some(parse_context(typed, args.len(), errors));
+            }
             FnArg::Typed(typed) => args.extend(parse_arg(typed, errors)),
         }
     }
@@ -265,6 +311,7 @@ pub(crate) fn parse_tool(
         output,
         place,
         name_span: sig.ident.span(),
+        context,
     }
 }
 

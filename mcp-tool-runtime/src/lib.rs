@@ -40,23 +40,34 @@
 //! [`macro@mcp_tools`]; see that macro. The [`server`] module serves the tools over rmcp.
 
 pub mod coerce;
+pub mod context;
 pub mod error;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod messages;
 pub mod output;
+pub mod protocol;
 pub mod registry;
+#[cfg(feature = "client")]
+pub mod retry;
 pub mod schema;
 pub mod server;
+pub mod stdio;
 mod suggest;
 pub mod validate;
 pub mod violation;
 
+pub use context::ToolContext;
 pub use error::{ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, ToolError};
+#[cfg(feature = "http")]
+pub use http::HttpOptions;
 pub use mcp_tool_macros::{mcp_tool, mcp_tools};
 pub use output::{IntoToolOutput, Json, ToolOutput};
 pub use registry::{Hints, ToolCall, ToolDef, ToolInfo, ToolRegistry, ToolSet, UnknownTool};
 pub use coerce::InputMode;
 pub use schema::SchemaProfile;
 pub use server::{McpServer, ServeError, ServerBuilder};
+pub use stdio::{LineTransport, StdioOptions};
 pub use violation::{ArgPath, Violation, ViolationKind};
 
 /// The MCP SDK this framework serves through.

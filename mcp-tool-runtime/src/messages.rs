@@ -520,6 +520,222 @@ mod tests {
     }
 
     #[test]
+// ---- Transport and protocol errors (JSON-RPC errors and HTTP rejections) ----
+
+/// A line or body that is not JSON (-32700).
+pub fn parse_error(detail: &str) -> String {
+    format!(
+        "Parse error: the message is not valid JSON ({detail}). Send one JSON-RPC 2.0 object per message."
+    )
+}
+
+/// A JSON array: JSON-RPC batches are not part of MCP since 2025-06-18.
+pub const BATCH_NOT_SUPPORTED: &str = "Invalid request: batches (JSON arrays) are not supported. Send one JSON-RPC 2.0 object per message.";
+
+/// A JSON value that is not an object.
+pub fn not_an_object_message(value: &Value) -> String {
+    format!(
+        "Invalid request: a JSON-RPC message must be a JSON object, but received {}.",
+        received(value)
+    )
+}
+
+/// `jsonrpc` missing or not "2.0".
+pub fn not_json_rpc_2(version: Option<&Value>) -> String {
+    match version {
+        None => {
+            "Invalid request: the message has no \"jsonrpc\" member; it must be \"2.0\".".into()
+        }
+        Some(version) => format!(
+            "Invalid request: \"jsonrpc\" must be \"2.0\", but received {}.",
+            received(version)
+        ),
+    }
+}
+
+/// An `id` that is neither a string nor an integer.
+pub fn invalid_id(id: &Value) -> String {
+    format!(
+        "Invalid request: \"id\" must be a string or an integer, but received {}.",
+        received(id)
+    )
+}
+
+/// `method` present but not a string.
+pub fn method_not_a_string(method: &Value) -> String {
+    format!(
+        "Invalid request: \"method\" must be a string, but received {}.",
+        received(method)
+    )
+}
+
+/// A request without `method`.
+pub const MISSING_METHOD: &str = "Invalid request: the message has no \"method\". A request needs \"jsonrpc\": \"2.0\", an \"id\" and a \"method\".";
+
+/// A response from the client that does not parse.
+pub fn malformed_response(detail: &str) -> String {
+    format!("Invalid request: the response is malformed ({detail}).")
+}
+
+/// A method the server does not implement (-32601).
+pub fn method_not_found(method: &str, supported: &[&str]) -> String {
+    format!(
+        "Method not found: '{method}'. This server implements: {}.",
+        supported.join(", ")
+    )
+}
+
+/// Params that do not fit a known method (-32602).
+pub fn invalid_params(method: &str, detail: &str) -> String {
+    format!("Invalid params for '{method}': {detail}.")
+}
+
+/// `params` present but not an object.
+pub fn params_not_an_object(params: &Value) -> String {
+    format!(
+        "\"params\" must be an object, but received {}",
+        received(params)
+    )
+}
+
+/// `params` missing where members are required.
+pub fn params_missing<'a>(required: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<String> = required
+        .into_iter()
+        .map(|name| format!("'{name}'"))
+        .collect();
+    format!(
+        "\"params\" is missing; it must be an object with {}",
+        names.join(", ")
+    )
+}
+
+/// A required member of `params` is missing.
+pub fn param_missing(name: &str, expected: &str) -> String {
+    format!("'{name}' is required: expected {expected}")
+}
+
+/// A member of `params` has the wrong type.
+pub fn param_wrong_type(name: &str, expected: &str, value: &Value) -> String {
+    format!(
+        "'{name}' must be {expected}, but received {}",
+        received(value)
+    )
+}
+
+/// Params that do not fit, for no reason found in the required members.
+pub const PARAMS_UNREADABLE: &str = "the params do not match this method's schema";
+
+/// A stdio message over the size limit.
+pub fn message_too_large(limit: usize) -> String {
+    format!(
+        "Message too large: it exceeds the limit of {} and was discarded. Send smaller messages.",
+        byte_size(limit)
+    )
+}
+
+/// "4 MiB (4194304 bytes)", "256 KiB (262144 bytes)", "1000 bytes".
+pub fn byte_size(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    const MIB: usize = 1024 * 1024;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB ({bytes} bytes)", bytes / MIB)
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        format!("{} KiB ({bytes} bytes)", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// HTTP 404: a path other than the MCP endpoint.
+pub fn http_not_found(path: &str, endpoint: &str) -> String {
+    format!("Not found: there is no MCP endpoint at '{path}'. Send MCP requests to '{endpoint}'.")
+}
+
+/// HTTP 405 in stateless mode.
+pub fn http_method_not_allowed(method: &str) -> String {
+    format!(
+        "Method not allowed: {method} is not supported because this server is stateless (no sessions, no server-sent event stream). Use POST with a JSON-RPC message."
+    )
+}
+
+/// HTTP 405 for methods that no mode accepts.
+pub fn http_method_never_allowed(method: &str) -> String {
+    format!(
+        "Method not allowed: {method}. Use POST with a JSON-RPC message (GET and DELETE manage sessions)."
+    )
+}
+
+/// HTTP 413.
+pub fn http_body_too_large(limit: usize, length: Option<u64>) -> String {
+    match length {
+        Some(length) => format!(
+            "Payload too large: the request body has {length} bytes, more than the limit of {}. Send smaller messages.",
+            byte_size(limit)
+        ),
+        None => format!(
+            "Payload too large: the request body exceeds the limit of {}. Send smaller messages.",
+            byte_size(limit)
+        ),
+    }
+}
+
+/// HTTP 400 for an `MCP-Protocol-Version` header the server does not speak.
+pub fn http_unsupported_version(version: &str, supported: &[&str]) -> String {
+    format!(
+        "Bad request: unsupported MCP-Protocol-Version '{version}'. Supported versions: {}.",
+        supported.join(", ")
+    )
+}
+
+/// HTTP 403 for a `Host` outside the allowlist.
+pub fn http_host_forbidden(host: &str, allowed: &[String]) -> String {
+    format!(
+        "Forbidden: Host '{host}' is not allowed (DNS rebinding protection). Allowed hosts: {}. Configure more with MCP_ALLOWED_HOSTS.",
+        allowed.join(", ")
+    )
+}
+
+/// HTTP 403 for a request without a `Host`.
+pub const HTTP_HOST_MISSING: &str = "Forbidden: the request has no Host header (DNS rebinding protection). Send the Host of this server.";
+
+/// HTTP 403 for an `Origin` outside the allowlist.
+pub fn http_origin_forbidden(origin: &str, allowed: &[String]) -> String {
+    format!(
+        "Forbidden: Origin '{origin}' is not allowed (DNS rebinding protection). Allowed origins: {}. Configure more with MCP_ALLOWED_ORIGINS.",
+        allowed.join(", ")
+    )
+}
+
+/// HTTP 401 without a bearer token.
+pub const HTTP_TOKEN_MISSING: &str = "Unauthorized: this server requires a bearer token. Send the header 'Authorization: Bearer <token>'.";
+
+/// HTTP 401 with a wrong token.
+pub const HTTP_TOKEN_INVALID: &str = "Unauthorized: the bearer token is not valid. Send the header 'Authorization: Bearer <token>' with the token this server was configured with.";
+
+/// The text of a `timeout` result.
+pub fn timed_out(tool: &str, limit: std::time::Duration) -> String {
+    format!(
+        "Tool '{tool}' did not finish within its time limit of {} and was stopped.",
+        duration(limit)
+    )
+}
+
+/// "5 s", "250 ms", "1.5 s".
+pub fn duration(limit: std::time::Duration) -> String {
+    let millis = limit.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{} s", millis / 1000)
+    } else if millis < 1000 {
+        format!("{millis} ms")
+    } else {
+        format!("{:.1} s", limit.as_secs_f64())
+    }
+}
+
+/// What the log says when a client cancels a call.
+pub const CANCELLED_BY_CLIENT: &str = "The client cancelled the call.";
+
     fn types_drop_null_when_others_remain() {
         assert_eq!(types_phrase(["integer", "null"]), "an integer");
         assert_eq!(types_phrase(["null"]), "null");

@@ -8,6 +8,7 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -15,6 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::coerce::InputMode;
+use crate::context::ToolContext;
 use crate::error::{ERROR_META_KEY, ErrorCode, ToolError};
 use crate::messages;
 use crate::output::{IntoToolOutput, ToolOutput};
@@ -55,6 +57,8 @@ pub struct ToolInfo {
     signature: OnceLock<String>,
     /// A per-tool profile that wins over the server's (`#[mcp_tool(schema_profile = ...)]`).
     profile: Option<SchemaProfile>,
+    /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`).
+    timeout: Option<Duration>,
 }
 
 impl ToolInfo {
@@ -89,6 +93,7 @@ impl ToolInfo {
                 checks_unknown_keys: false,
                 signature: OnceLock::new(),
                 profile: None,
+                timeout: None,
             },
         }
     }
@@ -111,6 +116,11 @@ impl ToolInfo {
     /// The canonical output schema, if the tool returns structured output.
     pub fn output_schema(&self) -> Option<&Value> {
         self.output_schema.as_ref()
+    }
+
+    /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`), if it has one.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
     }
 
     /// The top-level argument names, in declaration order.
@@ -211,6 +221,12 @@ impl ToolInfoBuilder {
         self
     }
 
+    /// The tool's time limit in milliseconds; overrides the server's default.
+    pub fn timeout_ms(mut self, millis: u64) -> Self {
+        self.info.timeout = Some(Duration::from_millis(millis));
+        self
+    }
+
     /// The finished definition.
     pub fn build(mut self) -> ToolInfo {
         self.info.argument_names = self
@@ -228,15 +244,18 @@ impl ToolInfoBuilder {
 pub struct ToolCall<'a> {
     arguments: Option<&'a Value>,
     info: &'static ToolInfo,
+    context: ToolContext,
     input_mode: InputMode,
 }
 
 impl<'a> ToolCall<'a> {
-    /// A call of the tool `info` with `arguments` as the client sent them.
+    /// A call of the tool `info` with `arguments` as the client sent them, with a detached
+    /// context.
     pub fn new(info: &'static ToolInfo, arguments: Option<&'a Value>) -> Self {
         Self {
             arguments,
             info,
+            context: ToolContext::detached(),
             input_mode: InputMode::default(),
         }
     }
@@ -245,6 +264,17 @@ impl<'a> ToolCall<'a> {
     pub fn with_input_mode(mut self, mode: InputMode) -> Self {
         self.input_mode = mode;
         self
+    }
+
+    /// The same call with `context`.
+    pub fn with_context(mut self, context: ToolContext) -> Self {
+        self.context = context;
+        self
+    }
+
+    /// The call's context, for a tool that takes a [`ToolContext`] argument.
+    pub fn context(&self) -> ToolContext {
+        self.context.clone()
     }
 
     /// Deserializes and validates the arguments, or reports every violation.
@@ -466,12 +496,42 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         name: &str,
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
+        self.call_with(state, name, arguments, ToolContext::detached(), None)
+            .await
+    }
+
+    /// Calls `name` with `arguments` and `context`, stopping the tool when its time limit
+    /// passes: the tool's own (`#[mcp_tool(timeout = ...)]`), else `default_timeout`. A call
+    /// that runs over is dropped at the limit, its context is cancelled (for work it
+    /// spawned), and the result is a retryable `timeout` error.
+    pub async fn call_with(
+        &self,
+        state: &S,
+        name: &str,
+        arguments: Option<Value>,
+        context: ToolContext,
+        default_timeout: Option<Duration>,
+    ) -> Result<CallToolResult, UnknownTool> {
         let Some(tool) = self.get(name) else {
             return Err(self.unknown(name));
         };
         let info = tool.info;
-        let call = ToolCall::new(info, arguments.as_ref()).with_input_mode(self.input_mode);
-        let outcome = CatchUnwind((tool.handler)(state, call)).await;
+        let cancel = context.cancel_token().clone();
+        let call = ToolCall::new(info, arguments.as_ref())
+            .with_context(context)
+            .with_input_mode(self.input_mode);
+        let running = CatchUnwind((tool.handler)(state, call));
+        let outcome = match info.timeout.or(default_timeout) {
+            None => running.await,
+            Some(limit) => match tokio::time::timeout(limit, running).await {
+                Ok(outcome) => outcome,
+                Err(_elapsed) => {
+                    cancel.cancel();
+                    let error = ToolError::timeout(messages::timed_out(info.name, limit));
+                    return Ok(error_result(info, &error));
+                }
+            },
+        };
         Ok(match outcome {
             Ok(Ok(output)) => success_result(info, output),
             Ok(Err(error)) => error_result(info, &error),
@@ -479,7 +539,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         })
     }
 
-    fn unknown(&self, name: &str) -> UnknownTool {
+    pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
         let available: Vec<String> = self.tools.iter().map(|t| t.info.name.to_string()).collect();
         let suggestions = suggest::ranked(name, available.iter().map(String::as_str))
             .into_iter()

@@ -1,19 +1,34 @@
 //! An MCP server over rmcp: state, tools, and the transports that serve them.
 
+#![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); 2025-11-25 has it.
+
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, DiscoverResult, ErrorCode, ErrorData, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::registry::{RegistryError, ToolDef, ToolRegistry, ToolSet, UnknownTool};
 use crate::coerce::InputMode;
+use crate::context::{Session, ToolContext};
+use crate::messages;
+use crate::protocol::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS};
+use crate::registry::{RegistryError, ToolDef, ToolRegistry, ToolSet, UnknownTool};
 use crate::schema::SchemaProfile;
+use crate::stdio::{LineTransport, StdioOptions};
+
+/// The protocol revisions this server speaks: those with the `initialize` handshake, up to
+/// 2025-11-25. (2026-07-28 replaces it with `server/discover`, which this server answers
+/// with -32601 so that clients fall back to `initialize`.)
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
+    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
@@ -23,10 +38,19 @@ pub struct ServerBuilder<S> {
     implementation: Implementation,
     instructions: Option<String>,
     profile: SchemaProfile,
+    default_timeout: Option<Duration>,
     input_mode: InputMode,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
+    /// The time limit of every tool that does not set its own with
+    /// `#[mcp_tool(timeout = "...")]`. A call that runs over is stopped and answered with a
+    /// retryable `timeout` error. No limit by default.
+    pub fn default_timeout(mut self, limit: Duration) -> Self {
+        self.default_timeout = Some(limit);
+        self
+    }
+
     /// Adds one tool, such as the one `#[mcp_tool]` generates for a free function
     /// (`my_function_tool()`).
     pub fn tool(mut self, tool: ToolDef<S>) -> Self {
@@ -84,7 +108,9 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 registry,
                 implementation: self.implementation,
                 instructions: self.instructions,
+                default_timeout: self.default_timeout,
             }),
+            session: Arc::default(),
         })
     }
 }
@@ -94,6 +120,7 @@ struct Inner<S> {
     registry: ToolRegistry<S>,
     implementation: Implementation,
     instructions: Option<String>,
+    default_timeout: Option<Duration>,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.
@@ -113,12 +140,26 @@ struct Inner<S> {
 /// ```
 pub struct McpServer<S> {
     inner: Arc<Inner<S>>,
+    /// Per client session: a clone shares it, [`McpServer::new_session`] starts a fresh one.
+    session: Arc<Session>,
 }
 
 impl<S> Clone for McpServer<S> {
     fn clone(&self) -> Self {
         Self {
             inner: Arc::clone(&self.inner),
+            session: Arc::clone(&self.session),
+        }
+    }
+}
+
+impl<S> McpServer<S> {
+    /// The same server with its own session state (the `logging/setLevel` threshold), for
+    /// one more client connection.
+    pub fn new_session(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Arc::default(),
         }
     }
 }
@@ -140,6 +181,8 @@ pub enum ServeError {
     Initialize(Box<rmcp::service::ServerInitializeError>),
     /// The session task ended abnormally.
     Session(tokio::task::JoinError),
+    /// The HTTP listener failed.
+    Io(std::io::Error),
 }
 
 impl fmt::Display for ServeError {
@@ -147,6 +190,7 @@ impl fmt::Display for ServeError {
         match self {
             Self::Initialize(error) => write!(f, "MCP handshake failed: {error}"),
             Self::Session(error) => write!(f, "MCP session ended abnormally: {error}"),
+            Self::Io(error) => write!(f, "MCP HTTP listener failed: {error}"),
         }
     }
 }
@@ -163,6 +207,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             instructions: None,
             profile: SchemaProfile::default(),
             input_mode: InputMode::default(),
+            default_timeout: None,
         }
     }
 
@@ -188,10 +233,30 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             .await
     }
 
-    /// Serves MCP over this process's stdin and stdout until the client disconnects.
+    /// The server-wide time limit, if one is set.
+    pub fn default_timeout(&self) -> Option<Duration> {
+        self.inner.default_timeout
+    }
+
+    /// Serves MCP over this process's stdin and stdout until the client disconnects, with
+    /// the default [`StdioOptions`].
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        self.serve_stdio_with(StdioOptions::default()).await
+    }
+
+    /// Serves MCP over stdin and stdout with `options`. Malformed messages are answered
+    /// with JSON-RPC errors and the session goes on (see [`crate::stdio`]).
+    pub async fn serve_stdio_with(self, options: StdioOptions) -> Result<(), ServeError> {
+        self.serve_lines(LineTransport::stdio(&options)).await
+    }
+
+    /// Serves MCP over any line transport, such as a [`LineTransport`] on a socket or a pipe.
+    pub async fn serve_lines<R>(self, transport: LineTransport<R>) -> Result<(), ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    {
         let running = self
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|error| ServeError::Initialize(Box::new(error)))?;
         running.waiting().await.map_err(ServeError::Session)?;
@@ -212,8 +277,12 @@ impl From<UnknownTool> for ErrorData {
 
 impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     fn get_info(&self) -> ServerConfig {
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.inner.implementation.clone());
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        let mut info =
+            ServerConfig::new(capabilities).with_server_info(self.inner.implementation.clone());
         if let Some(instructions) = &self.inner.instructions {
             info = info.with_instructions(instructions.clone());
         }
@@ -234,13 +303,83 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         self.inner.registry.published(name).cloned()
     }
 
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(
+            ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .filter(|version| SUPPORTED_PROTOCOL_VERSIONS.contains(&version.as_str()))
+                .cloned()
+                .collect(),
+        )
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            messages::method_not_found("server/discover", SUPPORTED_METHODS),
+            Some(json!({"method": "server/discover", "supported": SUPPORTED_METHODS})),
+        ))
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.set_level(request.level);
+        Ok(())
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.map(Value::Object);
-        let result = self.call(&request.name, arguments).await?;
-        Ok(result.into())
+        let RequestContext {
+            ct,
+            id,
+            mut meta,
+            peer,
+            ..
+        } = context;
+        if let Some(request_meta) = request.meta {
+            meta.extend(request_meta);
+        }
+        // A non-object `arguments`, carried here by the transport (see `protocol`).
+        let raw = meta.remove(RAW_ARGUMENTS_META_KEY);
+        let arguments = match (request.arguments, raw) {
+            (Some(object), _) => Some(Value::Object(object)),
+            (None, raw) => raw,
+        };
+        let Some(tool) = self.inner.registry.get(&request.name) else {
+            return Err(self.inner.registry.unknown(&request.name).into());
+        };
+        let context = ToolContext::connected(
+            peer,
+            Arc::clone(&self.session),
+            id,
+            meta,
+            tool.info().name(),
+            ct.child_token(),
+        );
+        let call = self.inner.registry.call_with(
+            &self.inner.state,
+            &request.name,
+            arguments,
+            context,
+            self.inner.default_timeout,
+        );
+        // rmcp cancels `ct` on `notifications/cancelled` and drops whatever is answered after;
+        // dropping the call here is what stops the tool's work.
+        tokio::select! {
+            result = call => Ok(result?.into()),
+            () = ct.cancelled() => {
+                tracing::info!(tool = %request.name, "{}", messages::CANCELLED_BY_CLIENT);
+                Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, messages::CANCELLED_BY_CLIENT.to_string(), None))
+            }
+        }
     }
 }

@@ -1,19 +1,82 @@
-//! `inventory`: an MCP server for a small shop, over stdio.
+//! `inventory`: an MCP server for a small shop, over stdio or Streamable HTTP.
 //!
 //! ```text
-//! cargo run -q -p mcp-tool-examples --bin inventory
+//! inventory                                   # stdio
+//! inventory --http 127.0.0.1:8080             # Streamable HTTP at http://127.0.0.1:8080/mcp
+//! inventory --http 127.0.0.1:8080 --stateless # no sessions: GET and DELETE get 405
 //! ```
+//!
+//! Options:
+//! - `--max-body-bytes N`: HTTP body limit (default 256 KiB).
+//! - `--max-message-bytes N`: stdio message limit (default 4 MiB).
+//! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
+//!   window, default 60 000 ms). Tests shorten it so that they need not wait a minute.
+//!
+//! HTTP also reads `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS` and `MCP_AUTH_TOKEN`.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
-use mcp_tool_examples::inventory::Inventory;
+use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW};
 use mcp_tool_examples::logging;
-use mcp_tool_runtime::McpServer;
+use mcp_tool_runtime::{HttpOptions, McpServer, StdioOptions};
+
+/// The command line.
+struct Args {
+    http: Option<String>,
+    stateless: bool,
+    max_body_bytes: Option<usize>,
+    max_message_bytes: Option<usize>,
+    window: Duration,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        http: None,
+        stateless: false,
+        max_body_bytes: None,
+        max_message_bytes: None,
+        window: RESERVATION_WINDOW,
+    };
+    let mut words = std::env::args().skip(1);
+    while let Some(word) = words.next() {
+        let mut value = |name: &str| words.next().ok_or(format!("{name} needs a value"));
+        let number = |name: &str, text: String| {
+            text.parse::<u64>()
+                .map_err(|_| format!("{name} takes a whole number, not '{text}'"))
+        };
+        match word.as_str() {
+            "--http" => args.http = Some(value("--http")?),
+            "--stateless" => args.stateless = true,
+            "--max-body-bytes" => {
+                let text = value("--max-body-bytes")?;
+                args.max_body_bytes = Some(number("--max-body-bytes", text)? as usize);
+            }
+            "--max-message-bytes" => {
+                let text = value("--max-message-bytes")?;
+                args.max_message_bytes = Some(number("--max-message-bytes", text)? as usize);
+            }
+            "--reservation-window-ms" => {
+                let text = value("--reservation-window-ms")?;
+                args.window = Duration::from_millis(number("--reservation-window-ms", text)?);
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    Ok(args)
+}
 
 #[tokio::main]
 async fn main() -> ExitCode {
     logging::init_stderr();
-    let inventory = match Inventory::open() {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(error) => {
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N]] [--max-message-bytes N] [--reservation-window-ms N]");
+            return ExitCode::FAILURE;
+        }
+    };
+    let inventory = match Inventory::open_with_window(args.window) {
         Ok(inventory) => inventory,
         Err(error) => {
             tracing::error!(%error, "could not create the inventory database");
@@ -32,8 +95,34 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!("inventory serving MCP on stdio");
-    match server.serve_stdio().await {
+    let served = match args.http {
+        Some(addr) => {
+            let mut options = HttpOptions::from_env().stateless(args.stateless);
+            if let Some(bytes) = args.max_body_bytes {
+                options = options.max_body_bytes(bytes);
+            }
+            match tokio::net::TcpListener::bind(&addr).await {
+                Ok(listener) => {
+                    let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
+                    tracing::info!("inventory serving MCP at http://{local}/mcp");
+                    server.serve_http_on(listener, options).await
+                }
+                Err(error) => {
+                    tracing::error!(%error, %addr, "cannot listen");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        None => {
+            let mut options = StdioOptions::default();
+            if let Some(bytes) = args.max_message_bytes {
+                options = options.max_message_bytes(bytes);
+            }
+            tracing::info!("inventory serving MCP on stdio");
+            server.serve_stdio_with(options).await
+        }
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "server stopped");

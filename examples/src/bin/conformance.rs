@@ -1,0 +1,315 @@
+//! `conformance`: the tools the official MCP conformance suite expects, written with
+//! `#[mcp_tool]`, plus a few that exercise time limits and cancellation.
+//!
+//! ```text
+//! conformance --http 127.0.0.1:8080     # what the suite drives: http://127.0.0.1:8080/mcp
+//! conformance                           # the same tools over stdio
+//! conformance --default-timeout-ms 200  # a server-wide time limit
+//! ```
+
+#![allow(deprecated)] // rmcp marks sampling deprecated (SEP-2577); 2025-11-25 still has it.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use mcp_tool_examples::logging;
+use mcp_tool_runtime::rmcp::model::{
+    ContentBlock, CreateMessageRequestParams, ElicitRequestParams, SamplingMessage,
+};
+use mcp_tool_runtime::{
+    ErrorClass, ErrorCode, HttpOptions, McpServer, ToolContext, ToolError, mcp_tool,
+};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+/// A 1×1 red PNG.
+const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+/// A WAV file with one silent sample.
+const SILENT_WAV: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==";
+
+/// Return a fixed text.
+#[mcp_tool(read_only)]
+fn test_simple_text() -> String {
+    "This is a simple text response for testing.".into()
+}
+
+/// Return an image (a 1×1 red PNG).
+#[mcp_tool(read_only)]
+fn test_image_content() -> Vec<ContentBlock> {
+    vec![ContentBlock::image(RED_PIXEL_PNG, "image/png")]
+}
+
+/// Return audio (a short silent WAV).
+#[mcp_tool(read_only)]
+fn test_audio_content() -> Vec<ContentBlock> {
+    vec![ContentBlock::audio(SILENT_WAV, "audio/wav")]
+}
+
+fn embedded_resource() -> ContentBlock {
+    ContentBlock::embedded_text(
+        "test://embedded-resource",
+        "This is an embedded resource content.",
+    )
+}
+
+/// Return an embedded text resource.
+#[mcp_tool(read_only)]
+fn test_embedded_resource() -> Vec<ContentBlock> {
+    vec![embedded_resource()]
+}
+
+/// Return text, an image and an embedded resource together.
+#[mcp_tool(read_only)]
+fn test_multiple_content_types() -> Vec<ContentBlock> {
+    vec![
+        ContentBlock::text("Multiple content types test:"),
+        ContentBlock::image(RED_PIXEL_PNG, "image/png"),
+        embedded_resource(),
+    ]
+}
+
+/// Send three log messages to the client while running.
+#[mcp_tool(read_only)]
+async fn test_tool_with_logging(ctx: ToolContext) -> Result<String, ToolError> {
+    ctx.info("Tool execution started").await?;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool processing data").await?;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool execution completed").await?;
+    Ok("Tool with logging executed successfully".into())
+}
+
+const INTENTIONAL: ErrorCode = ErrorCode::custom("intentional_error", ErrorClass::Input, false);
+
+/// Always fail, as a tool execution error.
+#[mcp_tool(read_only)]
+fn test_error_handling() -> Result<String, ToolError> {
+    Err(ToolError::new(
+        INTENTIONAL,
+        "This tool intentionally returns an error for testing",
+    ))
+}
+
+/// Report progress 0, 50 and 100 of 100, echoing the request's progress token.
+#[mcp_tool(read_only)]
+async fn test_tool_with_progress(ctx: ToolContext) -> Result<String, ToolError> {
+    for step in [0.0, 50.0, 100.0] {
+        ctx.progress(step, Some(100.0), None).await?;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok("Progress reported: 0, 50, 100 of 100.".into())
+}
+
+/// Ask the client's language model to answer a prompt (sampling).
+///
+/// # Arguments
+/// * `prompt` - The prompt to send to the model.
+#[mcp_tool]
+async fn test_sampling(prompt: String, ctx: ToolContext) -> Result<String, ToolError> {
+    let peer = ctx
+        .peer()
+        .ok_or_else(|| ToolError::unavailable("This call has no client to sample from."))?;
+    let request =
+        CreateMessageRequestParams::new(vec![SamplingMessage::user_text(prompt.as_str())], 100);
+    let answer = peer
+        .create_message(request)
+        .await
+        .map_err(|error| ToolError::upstream(format!("The client could not sample: {error}")))?;
+    let text = answer
+        .message
+        .content
+        .first()
+        .and_then(|block| block.as_text())
+        .map(|text| text.text.clone())
+        .unwrap_or_default();
+    Ok(format!("LLM response: {text}"))
+}
+
+/// Ask the user for a username and an email address (elicitation).
+///
+/// # Arguments
+/// * `message` - What to tell the user.
+#[mcp_tool]
+async fn test_elicitation(message: String, ctx: ToolContext) -> Result<String, ToolError> {
+    let peer = ctx
+        .peer()
+        .ok_or_else(|| ToolError::unavailable("This call has no client to ask."))?;
+    let params: ElicitRequestParams = serde_json::from_value(json!({
+        "mode": "form",
+        "message": message,
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "username": {"type": "string", "description": "User's response"},
+                "email": {"type": "string", "description": "User's email address"}
+            },
+            "required": ["username", "email"]
+        }
+    }))?;
+    let answer = peer
+        .create_elicitation(params)
+        .await
+        .map_err(|error| ToolError::upstream(format!("The client could not elicit: {error}")))?;
+    let content = answer.content.unwrap_or_default();
+    Ok(format!(
+        "User response: action={}, content={content}",
+        serde_json::to_value(&answer.action)?
+    ))
+}
+
+/// A postal address.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(rename = "address")]
+pub struct Address {
+    /// Street and number.
+    pub street: String,
+    /// City.
+    pub city: String,
+}
+
+/// Store a name and an address; the input schema keeps JSON Schema 2020-12 as written.
+///
+/// # Arguments
+/// * `name` - The person's name.
+/// * `address` - Where they live.
+#[mcp_tool(schema_profile = "full")]
+fn json_schema_2020_12_tool(name: String, address: Option<Address>) -> String {
+    match address {
+        Some(address) => format!("{name} lives at {}, {}.", address.street, address.city),
+        None => format!("{name} has no address on file."),
+    }
+}
+
+/// Sleep for `millis` milliseconds, limited to 300 ms by its own time limit.
+///
+/// # Arguments
+/// * `millis` - How long to sleep.
+#[mcp_tool(read_only, timeout = "300ms")]
+async fn slow_with_limit(millis: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(millis)).await;
+    format!("slept {millis} ms")
+}
+
+/// Sleep for `millis` milliseconds, under the server's default time limit only.
+///
+/// # Arguments
+/// * `millis` - How long to sleep.
+#[mcp_tool(read_only)]
+async fn sleep_ms(millis: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(millis)).await;
+    format!("slept {millis} ms")
+}
+
+static TICKS: AtomicU64 = AtomicU64::new(0);
+
+/// Count up every 10 ms until cancelled, reporting progress. Never finishes on its own.
+#[mcp_tool(read_only)]
+async fn tick_until_cancelled(ctx: ToolContext) -> Result<String, ToolError> {
+    loop {
+        tokio::select! {
+            () = ctx.cancelled() => return Err(ToolError::cancelled()),
+            () = tokio::time::sleep(Duration::from_millis(10)) => {
+                let ticks = TICKS.fetch_add(1, Ordering::SeqCst) + 1;
+                ctx.progress(ticks as f64, None, None).await?;
+            }
+        }
+    }
+}
+
+/// How many ticks `tick_until_cancelled` has counted so far.
+#[mcp_tool(read_only)]
+fn ticks() -> String {
+    TICKS.load(Ordering::SeqCst).to_string()
+}
+
+struct Args {
+    http: Option<String>,
+    default_timeout: Option<Duration>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        http: None,
+        default_timeout: None,
+    };
+    let mut words = std::env::args().skip(1);
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--http" => args.http = Some(words.next().ok_or("--http needs an address")?),
+            "--default-timeout-ms" => {
+                let text = words.next().ok_or("--default-timeout-ms needs a value")?;
+                let millis = text.parse::<u64>().map_err(|_| {
+                    format!("--default-timeout-ms takes a whole number, not '{text}'")
+                })?;
+                args.default_timeout = Some(Duration::from_millis(millis));
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    Ok(args)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    logging::init_stderr();
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(error) => {
+            tracing::error!(%error, "usage: conformance [--http ADDR] [--default-timeout-ms N]");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut builder = McpServer::builder(())
+        .tools([
+            test_simple_text_tool(),
+            test_image_content_tool(),
+            test_audio_content_tool(),
+            test_embedded_resource_tool(),
+            test_multiple_content_types_tool(),
+            test_tool_with_logging_tool(),
+            test_error_handling_tool(),
+            test_tool_with_progress_tool(),
+            test_sampling_tool(),
+            test_elicitation_tool(),
+            json_schema_2020_12_tool_tool(),
+            slow_with_limit_tool(),
+            sleep_ms_tool(),
+            tick_until_cancelled_tool(),
+            ticks_tool(),
+        ])
+        .implementation("conformance", env!("CARGO_PKG_VERSION"));
+    if let Some(limit) = args.default_timeout {
+        builder = builder.default_timeout(limit);
+    }
+    let server = match builder.build() {
+        Ok(server) => server,
+        Err(error) => {
+            tracing::error!(%error, "invalid tool set");
+            return ExitCode::FAILURE;
+        }
+    };
+    let served = match args.http {
+        Some(addr) => match tokio::net::TcpListener::bind(&addr).await {
+            Ok(listener) => {
+                tracing::info!("conformance serving MCP at http://{addr}/mcp");
+                server
+                    .serve_http_on(listener, HttpOptions::from_env())
+                    .await
+            }
+            Err(error) => {
+                tracing::error!(%error, %addr, "cannot listen");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => server.serve_stdio().await,
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "server stopped");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! What a running tool can see of its call and do with the client: progress, log messages,
+//! cancellation, server-to-client requests, request metadata.
+//!
+//! A tool asks for it by taking an argument of type [`ToolContext`], in any position. The
+//! macro recognises the type by name (the last path segment, so `mcp_tool_runtime::ToolContext`
+//! works too) and leaves the argument out of the input schema.
+//!
+//! ```
+//! use mcp_tool_runtime::{McpServer, ToolContext, ToolError, mcp_tool};
+//!
+//! /// Count to `to`, reporting progress and stopping when the client cancels.
+//! #[mcp_tool]
+//! async fn count(to: u32, ctx: ToolContext) -> Result<String, ToolError> {
+//!     for step in 1..=to {
+//!         if ctx.is_cancelled() {
+//!             return Err(ToolError::cancelled());
+//!         }
+//!         ctx.progress(f64::from(step), Some(f64::from(to)), None).await?;
+//!     }
+//!     ctx.info(format!("counted to {to}")).await?;
+//!     Ok(format!("counted to {to}"))
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = McpServer::builder(()).tool(count_tool()).build()?;
+//! // In-process calls get a detached context: progress and logs go nowhere.
+//! let result = server.call("count", Some(serde_json::json!({"to": 3}))).await?;
+//! assert_eq!(result.is_error, Some(false));
+//! let listed = &server.registry().list()[0];
+//! assert!(listed.input_schema.get("properties").is_some_and(|p| p.get("ctx").is_none()));
+//! # Ok(()) }
+//! ```
+
+#![allow(deprecated)] // rmcp marks MCP logging and sampling deprecated (SEP-2577); 2025-11-25 has both.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
+    RequestId, RequestMetaObject,
+};
+use rmcp::service::{Peer, ServiceError};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// The state one client session shares among its calls: the `logging/setLevel` threshold.
+#[derive(Debug)]
+pub(crate) struct Session {
+    level: AtomicU8,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self {
+            level: AtomicU8::new(rank(LoggingLevel::Info)),
+        }
+    }
+}
+
+impl Session {
+    pub(crate) fn set_level(&self, level: LoggingLevel) {
+        self.level.store(rank(level), Ordering::Relaxed);
+    }
+
+    fn allows(&self, level: LoggingLevel) -> bool {
+        rank(level) >= self.level.load(Ordering::Relaxed)
+    }
+}
+
+/// Severity order of the MCP (syslog) levels.
+fn rank(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
+}
+
+struct Connected {
+    peer: Peer<RoleServer>,
+    session: Arc<Session>,
+    request_id: RequestId,
+    meta: RequestMetaObject,
+    tool: &'static str,
+}
+
+/// The context of one tool call. Cheap to clone; pass it to spawned work.
+///
+/// A call made in-process ([`crate::McpServer::call`]) gets a *detached* context: progress
+/// and log messages go nowhere, [`ToolContext::peer`] is `None`, and it is cancelled only by
+/// the call's time limit.
+#[derive(Clone)]
+pub struct ToolContext {
+    connected: Option<Arc<Connected>>,
+    cancel: CancellationToken,
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut debug = f.debug_struct("ToolContext");
+        if let Some(connected) = &self.connected {
+            debug
+                .field("tool", &connected.tool)
+                .field("request_id", &connected.request_id);
+        }
+        debug
+            .field("cancelled", &self.cancel.is_cancelled())
+            .finish()
+    }
+}
+
+/// Why a message to the client could not be sent.
+#[derive(Debug)]
+pub struct ContextError(ServiceError);
+
+impl fmt::Display for ContextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot reach the client: {}", self.0)
+    }
+}
+
+impl std::error::Error for ContextError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+impl From<ServiceError> for ContextError {
+    fn from(error: ServiceError) -> Self {
+        Self(error)
+    }
+}
+
+impl ToolContext {
+    /// A context without a client: for in-process calls and tests.
+    pub fn detached() -> Self {
+        Self {
+            connected: None,
+            cancel: CancellationToken::new(),
+        }
+    }
+
+    pub(crate) fn connected(
+        peer: Peer<RoleServer>,
+        session: Arc<Session>,
+        request_id: RequestId,
+        meta: RequestMetaObject,
+        tool: &'static str,
+        cancel: CancellationToken,
+    ) -> Self {
+        Self {
+            connected: Some(Arc::new(Connected {
+                peer,
+                session,
+                request_id,
+                meta,
+                tool,
+            })),
+            cancel,
+        }
+    }
+
+    pub(crate) fn cancel_token(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    /// True once the client has cancelled the call or its time limit has passed. Long work
+    /// should check this (or await [`ToolContext::cancelled`]) and stop; its result is not
+    /// sent either way.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// Completes when the call is cancelled. Use it in `tokio::select!` against the work.
+    pub async fn cancelled(&self) {
+        self.cancel.cancelled().await;
+    }
+
+    /// The client's progress token for this call, if it asked for progress.
+    pub fn progress_token(&self) -> Option<ProgressToken> {
+        self.connected
+            .as_ref()
+            .and_then(|connected| connected.meta.get_progress_token())
+    }
+
+    /// Reports progress, echoing the request's progress token. Does nothing when the client
+    /// did not send one (or the context is detached).
+    pub async fn progress(
+        &self,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> Result<(), ContextError> {
+        let (Some(connected), Some(token)) = (&self.connected, self.progress_token()) else {
+            return Ok(());
+        };
+        let mut param = ProgressNotificationParam::new(token, progress);
+        param.total = total;
+        param.message = message.map(str::to_string);
+        connected.peer.notify_progress(param).await?;
+        Ok(())
+    }
+
+    /// Sends a log message to the client (`notifications/message`) when `level` is at or
+    /// above the session's `logging/setLevel` threshold (default `info`). `data` is any JSON:
+    /// a string, or an object with details. The logger name is the tool's name.
+    pub async fn log(
+        &self,
+        level: LoggingLevel,
+        data: impl Into<Value>,
+    ) -> Result<(), ContextError> {
+        let Some(connected) = &self.connected else {
+            return Ok(());
+        };
+        if !connected.session.allows(level) {
+            return Ok(());
+        }
+        let param =
+            LoggingMessageNotificationParam::new(level, data.into()).with_logger(connected.tool);
+        connected.peer.notify_logging_message(param).await?;
+        Ok(())
+    }
+
+    /// [`ToolContext::log`] at `debug`.
+    pub async fn debug(&self, data: impl Into<Value>) -> Result<(), ContextError> {
+        self.log(LoggingLevel::Debug, data).await
+    }
+
+    /// [`ToolContext::log`] at `info`.
+    pub async fn info(&self, data: impl Into<Value>) -> Result<(), ContextError> {
+        self.log(LoggingLevel::Info, data).await
+    }
+
+    /// [`ToolContext::log`] at `warning`.
+    pub async fn warning(&self, data: impl Into<Value>) -> Result<(), ContextError> {
+        self.log(LoggingLevel::Warning, data).await
+    }
+
+    /// [`ToolContext::log`] at `error`.
+    pub async fn error(&self, data: impl Into<Value>) -> Result<(), ContextError> {
+        self.log(LoggingLevel::Error, data).await
+    }
+
+    /// The client, for server-to-client requests such as `create_message` (sampling) or
+    /// `elicit`. `None` for a detached context.
+    pub fn peer(&self) -> Option<&Peer<RoleServer>> {
+        self.connected.as_ref().map(|connected| &connected.peer)
+    }
+
+    /// The request's `_meta`, as the client sent it.
+    pub fn meta(&self) -> Option<&RequestMetaObject> {
+        self.connected.as_ref().map(|connected| &connected.meta)
+    }
+
+    /// The JSON-RPC id of the `tools/call` request.
+    pub fn request_id(&self) -> Option<&RequestId> {
+        self.connected
+            .as_ref()
+            .map(|connected| &connected.request_id)
+    }
+}

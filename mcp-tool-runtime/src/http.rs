@@ -1,0 +1,592 @@
+//! Streamable HTTP: rmcp's server, behind a guard that enforces the transport rules.
+//!
+//! [`McpServer::serve_http`] serves at `http://ADDR/mcp`. Before a request reaches rmcp's
+//! `StreamableHttpService`, the guard checks, in this order:
+//!
+//! | rule | answer |
+//! | --- | --- |
+//! | the path is the endpoint (default `/mcp`) | 404 |
+//! | `Host` is in the allowlist (default: localhost only) | 403 (DNS rebinding defence) |
+//! | `Origin`, when present, is in the allowlist (default: localhost origins) | 403 |
+//! | a bearer token is configured and `Authorization: Bearer <token>` matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
+//! | stateless mode: the method is POST | 405 with `Allow: POST` |
+//! | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
+//! | the body is at most the limit (default 256 KiB) | 413 |
+//!
+//! Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
+//! and what is accepted, and whose `data` holds the HTTP status and the accepted values.
+//! Rejections of the request's form (404, 405, 400, 413) use code -32600; those of the caller
+//! (401, 403) use -32001. A POST body that is not JSON, or not a JSON-RPC request, is answered
+//! by the same checks as on stdio ([`crate::protocol`]).
+//!
+//! The allowlists and the token also come from the environment ([`HttpOptions::from_env`]):
+//! `MCP_ALLOWED_HOSTS` and `MCP_ALLOWED_ORIGINS` (comma-separated, `*` for any), and
+//! `MCP_AUTH_TOKEN`.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{HeaderValue, Method, Request, Response, StatusCode, header};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
+use rmcp::model::ErrorCode;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use serde_json::{Value, json};
+use subtle::ConstantTimeEq;
+use tokio::net::{TcpListener, ToSocketAddrs};
+
+use crate::messages;
+use crate::protocol::{self, Inbound};
+use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS, ServeError};
+
+/// The default body limit: 256 KiB.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
+/// The default endpoint path.
+pub const DEFAULT_PATH: &str = "/mcp";
+/// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
+pub const UNAUTHORIZED_CODE: ErrorCode = ErrorCode(-32001);
+
+const DEFAULT_HOSTS: &[&str] = &["localhost", "127.0.0.1", "::1"];
+const DEFAULT_ORIGINS: &[&str] = &[
+    "http://localhost:*",
+    "https://localhost:*",
+    "http://127.0.0.1:*",
+    "https://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://[::1]:*",
+];
+
+/// The rules of the HTTP transport. Start from [`HttpOptions::default`] (localhost only, no
+/// token, sessions on) or [`HttpOptions::from_env`].
+///
+/// ```
+/// use mcp_tool_runtime::HttpOptions;
+/// let options = HttpOptions::default()
+///     .stateless(true)
+///     .max_body_bytes(64 * 1024)
+///     .allowed_hosts(["localhost", "mcp.example.com"])
+///     .bearer_token("s3cret");
+/// assert!(options.is_stateless());
+/// ```
+#[derive(Clone)]
+pub struct HttpOptions {
+    path: String,
+    stateless: bool,
+    max_body_bytes: usize,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    token: Option<String>,
+    realm: String,
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("path", &self.path)
+            .field("stateless", &self.stateless)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("token", &self.token.as_ref().map(|_| "<set>"))
+            .field("realm", &self.realm)
+            .finish()
+    }
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            path: DEFAULT_PATH.into(),
+            stateless: false,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
+            allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
+            token: None,
+            realm: "mcp".into(),
+        }
+    }
+}
+
+fn env_list(name: &str) -> Option<Vec<String>> {
+    let value = std::env::var(name).ok()?;
+    Some(
+        value
+            .split(',')
+            .map(str::trim)
+            .filter(|entry| !entry.is_empty())
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+impl HttpOptions {
+    /// The defaults, with `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS` and `MCP_AUTH_TOKEN`
+    /// applied when they are set.
+    pub fn from_env() -> Self {
+        let mut options = Self::default();
+        if let Some(hosts) = env_list("MCP_ALLOWED_HOSTS") {
+            options.allowed_hosts = hosts;
+        }
+        if let Some(origins) = env_list("MCP_ALLOWED_ORIGINS") {
+            options.allowed_origins = origins;
+        }
+        if let Ok(token) = std::env::var("MCP_AUTH_TOKEN")
+            && !token.is_empty()
+        {
+            options.token = Some(token);
+        }
+        options
+    }
+
+    /// The endpoint path (default `/mcp`).
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// Stateless mode: no sessions; every POST is served on its own, and GET and DELETE
+    /// get 405.
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// Whether stateless mode is on.
+    pub fn is_stateless(&self) -> bool {
+        self.stateless
+    }
+
+    /// The largest request body accepted (default 256 KiB).
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// The `Host` values accepted: names (`localhost`), `name:port`, or `*` for any.
+    pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The `Origin` values accepted: `scheme://host[:port]` (`:*` for any port), a bare host
+    /// for any scheme and port, or `*`. Requests without `Origin` (non-browser clients)
+    /// always pass this check.
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request.
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// The realm named in `WWW-Authenticate` (default `mcp`).
+    pub fn realm(mut self, realm: impl Into<String>) -> Self {
+        self.realm = realm.into();
+        self
+    }
+}
+
+type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
+
+fn full(bytes: impl Into<Bytes>) -> BoxBody<Bytes, Infallible> {
+    Full::new(bytes.into()).boxed()
+}
+
+/// A rejection: `status`, a JSON-RPC error body, and any extra headers.
+fn reject(
+    status: StatusCode,
+    code: ErrorCode,
+    message: String,
+    mut data: Value,
+    headers: &[(header::HeaderName, String)],
+) -> HttpResponse {
+    if let Some(object) = data.as_object_mut() {
+        object.insert("httpStatus".into(), json!(status.as_u16()));
+    }
+    let body = protocol::error_response(None, code, message, Some(data));
+    let mut response = Response::new(full(body.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    for (name, value) in headers {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            response.headers_mut().insert(name.clone(), value);
+        }
+    }
+    response
+}
+
+fn json_reply(status: StatusCode, body: &Value) -> HttpResponse {
+    let mut response = Response::new(full(body.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// `host` or `host:port` (IPv6 in brackets) into the bare host and the port.
+fn split_host(authority: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((host, tail)) => (host, tail.strip_prefix(':')),
+            None => (authority, None),
+        };
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if !host.contains(':') => (host, Some(port)),
+        _ => (authority, None),
+    }
+}
+
+fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let (name, port) = split_host(host);
+    allowed.iter().any(|entry| {
+        if entry == "*" {
+            return true;
+        }
+        let (entry_name, entry_port) = split_host(entry);
+        entry_name.eq_ignore_ascii_case(name) && (entry_port.is_none() || entry_port == port)
+    })
+}
+
+fn default_port(scheme: &str) -> Option<&'static str> {
+    match scheme {
+        "http" => Some("80"),
+        "https" => Some("443"),
+        _ => None,
+    }
+}
+
+fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
+    let Some((scheme, authority)) = origin.split_once("://") else {
+        return allowed.iter().any(|entry| entry == "*" || entry == origin);
+    };
+    let (name, port) = split_host(authority.trim_end_matches('/'));
+    let port = port.or_else(|| default_port(scheme));
+    allowed.iter().any(|entry| {
+        if entry == "*" {
+            return true;
+        }
+        match entry.split_once("://") {
+            // A bare host: any scheme, any port.
+            None => entry.eq_ignore_ascii_case(name),
+            Some((entry_scheme, entry_authority)) => {
+                let (entry_name, entry_port) = split_host(entry_authority.trim_end_matches('/'));
+                let entry_port = entry_port.or_else(|| default_port(entry_scheme));
+                entry_scheme.eq_ignore_ascii_case(scheme)
+                    && entry_name.eq_ignore_ascii_case(name)
+                    && (entry_port == Some("*") || entry_port == port)
+            }
+        }
+    })
+}
+
+/// The rules in front of rmcp's service.
+struct Guard<S: Send + Sync + 'static> {
+    options: HttpOptions,
+    service: StreamableHttpService<McpServer<S>, LocalSessionManager>,
+}
+
+impl<S: Send + Sync + 'static> Guard<S> {
+    fn new(server: McpServer<S>, options: HttpOptions) -> Self {
+        // The guard is the one place that checks Host and Origin, so that every rejection
+        // has the same JSON-RPC body; rmcp's own plain-text checks are switched off.
+        let config = StreamableHttpServerConfig::default()
+            .disable_allowed_hosts()
+            .disable_allowed_origins()
+            .with_legacy_session_mode(!options.stateless)
+            .with_json_response(options.stateless)
+            .with_max_request_body_bytes(options.max_body_bytes);
+        let service = StreamableHttpService::new(
+            move || Ok(server.new_session()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        Self { options, service }
+    }
+
+    fn header(request: &Request<Incoming>, name: header::HeaderName) -> Option<&str> {
+        request
+            .headers()
+            .get(name)
+            .map(|value| value.to_str().unwrap_or("<not text>"))
+    }
+
+    /// Every rule but the body size, in order; `Err` is the rejection.
+    fn check(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        let options = &self.options;
+        let path = request.uri().path();
+        if path != options.path {
+            return Err(Box::new(reject(
+                StatusCode::NOT_FOUND,
+                ErrorCode::INVALID_REQUEST,
+                messages::http_not_found(path, &options.path),
+                json!({"endpoint": options.path}),
+                &[],
+            )));
+        }
+        let host = Self::header(request, header::HOST)
+            .map(str::to_string)
+            .or_else(|| request.uri().authority().map(|a| a.to_string()));
+        match host {
+            None => {
+                return Err(Box::new(reject(
+                    StatusCode::FORBIDDEN,
+                    UNAUTHORIZED_CODE,
+                    messages::HTTP_HOST_MISSING.to_string(),
+                    json!({"allowedHosts": options.allowed_hosts}),
+                    &[],
+                )));
+            }
+            Some(host) if !host_allowed(&host, &options.allowed_hosts) => {
+                return Err(Box::new(reject(
+                    StatusCode::FORBIDDEN,
+                    UNAUTHORIZED_CODE,
+                    messages::http_host_forbidden(&host, &options.allowed_hosts),
+                    json!({"host": host, "allowedHosts": options.allowed_hosts}),
+                    &[],
+                )));
+            }
+            Some(_) => {}
+        }
+        if let Some(origin) = Self::header(request, header::ORIGIN)
+            && !origin_allowed(origin, &options.allowed_origins)
+        {
+            return Err(Box::new(reject(
+                StatusCode::FORBIDDEN,
+                UNAUTHORIZED_CODE,
+                messages::http_origin_forbidden(origin, &options.allowed_origins),
+                json!({"origin": origin, "allowedOrigins": options.allowed_origins}),
+                &[],
+            )));
+        }
+        if let Some(token) = &options.token {
+            let presented = Self::header(request, header::AUTHORIZATION).and_then(|value| {
+                let (scheme, credentials) = value.split_once(' ')?;
+                scheme
+                    .eq_ignore_ascii_case("bearer")
+                    .then_some(credentials.trim())
+            });
+            let challenge = format!("Bearer realm=\"{}\"", options.realm);
+            match presented {
+                None => {
+                    return Err(Box::new(reject(
+                        StatusCode::UNAUTHORIZED,
+                        UNAUTHORIZED_CODE,
+                        messages::HTTP_TOKEN_MISSING.to_string(),
+                        json!({"scheme": "Bearer"}),
+                        &[(header::WWW_AUTHENTICATE, challenge)],
+                    )));
+                }
+                Some(presented) if !bool::from(presented.as_bytes().ct_eq(token.as_bytes())) => {
+                    return Err(Box::new(reject(
+                        StatusCode::UNAUTHORIZED,
+                        UNAUTHORIZED_CODE,
+                        messages::HTTP_TOKEN_INVALID.to_string(),
+                        json!({"scheme": "Bearer"}),
+                        &[(
+                            header::WWW_AUTHENTICATE,
+                            format!("{challenge}, error=\"invalid_token\""),
+                        )],
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        let method = request.method();
+        let allowed_methods = if options.stateless {
+            "POST"
+        } else {
+            "GET, POST, DELETE"
+        };
+        let method_ok = *method == Method::POST
+            || (!options.stateless && (*method == Method::GET || *method == Method::DELETE));
+        if !method_ok {
+            let message =
+                if options.stateless && (*method == Method::GET || *method == Method::DELETE) {
+                    messages::http_method_not_allowed(method.as_str())
+                } else {
+                    messages::http_method_never_allowed(method.as_str())
+                };
+            return Err(Box::new(reject(
+                StatusCode::METHOD_NOT_ALLOWED,
+                ErrorCode::INVALID_REQUEST,
+                message,
+                json!({"allowedMethods": allowed_methods}),
+                &[(header::ALLOW, allowed_methods.to_string())],
+            )));
+        }
+        if let Some(version) = request.headers().get("mcp-protocol-version") {
+            let version = version.to_str().unwrap_or("<not text>");
+            if !SUPPORTED_PROTOCOL_VERSIONS.contains(&version) {
+                return Err(Box::new(reject(
+                    StatusCode::BAD_REQUEST,
+                    ErrorCode::INVALID_REQUEST,
+                    messages::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS),
+                    json!({"version": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
+                    &[],
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn too_large(&self, length: Option<u64>) -> HttpResponse {
+        let limit = self.options.max_body_bytes;
+        reject(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::INVALID_REQUEST,
+            messages::http_body_too_large(limit, length),
+            json!({"maxBodyBytes": limit}),
+            &[],
+        )
+    }
+
+    async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
+        if let Err(rejection) = self.check(&request) {
+            let rejection = *rejection;
+            tracing::info!(
+                method = %request.method(),
+                status = rejection.status().as_u16(),
+                "rejected an HTTP request"
+            );
+            return rejection;
+        }
+        let limit = self.options.max_body_bytes;
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > limit as u64) {
+            return self.too_large(declared);
+        }
+        let (parts, body) = request.into_parts();
+        let bytes = match Limited::new(body, limit).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(error) if error.is::<http_body_util::LengthLimitError>() => {
+                return self.too_large(None);
+            }
+            Err(error) => {
+                tracing::info!(%error, "the client broke off the request body");
+                return reject(
+                    StatusCode::BAD_REQUEST,
+                    ErrorCode::INVALID_REQUEST,
+                    messages::parse_error(&error.to_string()),
+                    json!({}),
+                    &[],
+                );
+            }
+        };
+        let bytes = if parts.method == Method::POST {
+            match protocol::classify(&bytes) {
+                Inbound::Reply(answer) => {
+                    // Malformed messages are 400; a well-formed request for an unknown
+                    // method or with wrong params is answered like any other request.
+                    let code = answer["error"]["code"].as_i64().unwrap_or_default();
+                    let status = if code == i64::from(ErrorCode::PARSE_ERROR.0)
+                        || code == i64::from(ErrorCode::INVALID_REQUEST.0)
+                    {
+                        StatusCode::BAD_REQUEST
+                    } else {
+                        StatusCode::OK
+                    };
+                    return json_reply(status, &answer);
+                }
+                Inbound::Ignore(why) => {
+                    tracing::debug!(%why, "ignored a malformed notification");
+                    let mut response = Response::new(full(Bytes::new()));
+                    *response.status_mut() = StatusCode::ACCEPTED;
+                    return response;
+                }
+                Inbound::Deliver(_) => protocol::rewrite_body(&bytes).map_or(bytes, Bytes::from),
+            }
+        } else {
+            bytes
+        };
+        self.service
+            .handle(Request::from_parts(parts, Full::new(bytes)))
+            .await
+    }
+}
+
+impl<S: Send + Sync + 'static> McpServer<S> {
+    /// Serves Streamable HTTP at `http://addr/mcp` with [`HttpOptions::from_env`], until
+    /// the listener fails.
+    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> Result<(), ServeError> {
+        let listener = TcpListener::bind(addr).await.map_err(ServeError::Io)?;
+        self.serve_http_on(listener, HttpOptions::from_env()).await
+    }
+
+    /// Serves Streamable HTTP on a bound `listener` with `options`.
+    pub async fn serve_http_on(
+        self,
+        listener: TcpListener,
+        options: HttpOptions,
+    ) -> Result<(), ServeError> {
+        let guard = Arc::new(Guard::new(self, options));
+        loop {
+            let (stream, peer): (_, SocketAddr) =
+                listener.accept().await.map_err(ServeError::Io)?;
+            let guard = Arc::clone(&guard);
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request| {
+                    let guard = Arc::clone(&guard);
+                    async move { Ok::<_, Infallible>(guard.handle(request).await) }
+                });
+                if let Err(error) = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await
+                {
+                    tracing::debug!(%peer, %error, "HTTP connection ended with an error");
+                }
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(entries: &[&str]) -> Vec<String> {
+        entries.iter().map(|entry| entry.to_string()).collect()
+    }
+
+    #[test]
+    fn hosts_match_with_or_without_port() {
+        let allowed = list(DEFAULT_HOSTS);
+        assert!(host_allowed("127.0.0.1:8080", &allowed));
+        assert!(host_allowed("localhost", &allowed));
+        assert!(host_allowed("[::1]:3000", &allowed));
+        assert!(!host_allowed("evil.example:8080", &allowed));
+        assert!(!host_allowed("localhost.evil.example", &allowed));
+        assert!(host_allowed("a.example:80", &list(&["a.example:80"])));
+        assert!(!host_allowed("a.example:81", &list(&["a.example:80"])));
+    }
+
+    #[test]
+    fn origins_match_scheme_host_and_port() {
+        let allowed = list(DEFAULT_ORIGINS);
+        assert!(origin_allowed("http://localhost:5173", &allowed));
+        assert!(origin_allowed("https://127.0.0.1", &allowed));
+        assert!(!origin_allowed("http://evil.example", &allowed));
+        assert!(!origin_allowed("null", &allowed));
+        let exact = list(&["https://app.example"]);
+        assert!(origin_allowed("https://app.example:443", &exact));
+        assert!(!origin_allowed("https://app.example:8443", &exact));
+        assert!(!origin_allowed("http://app.example", &exact));
+    }
+}

@@ -1,0 +1,374 @@
+//! The JSON-RPC boundary: one raw message in, either a message for rmcp or the error answer.
+//!
+//! rmcp answers nothing to a line that is not JSON and folds every other malformed message
+//! into one "Invalid request" without an id. The transports here check each message first,
+//! so that a client gets the standard code (-32700, -32600, -32601, -32602) with the request's
+//! id and a sentence that says what was wrong. Both the stdio adapter and the HTTP layer use
+//! this module, so the two transports answer alike.
+
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage};
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde_json::{Map, Value, json};
+
+use crate::messages;
+
+/// Where a `tools/call` whose `arguments` is not an object carries its raw value.
+///
+/// rmcp types `arguments` as a JSON object, so a call with `"arguments": 5` would be rejected
+/// as a malformed request before the tool sees it. The transports move such a value to
+/// `params._meta["rs.mcp-tool/arguments"]` instead; the server hands it to the tool's
+/// validation, which answers with an `isError` result saying that the arguments must be an
+/// object. A client may also send this key itself: it only ever stands in for `arguments`.
+pub const RAW_ARGUMENTS_META_KEY: &str = "rs.mcp-tool/arguments";
+
+/// The request methods this server answers. Anything else is -32601.
+pub const SUPPORTED_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "logging/setLevel",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+];
+
+/// What to do with one incoming message.
+#[derive(Debug)]
+pub enum Inbound {
+    /// A well-formed message for rmcp.
+    Deliver(Box<ClientJsonRpcMessage>),
+    /// The JSON-RPC error response to send back instead (a serialized message).
+    Reply(Value),
+    /// A malformed notification: JSON-RPC never answers notifications, so it is dropped.
+    Ignore(String),
+}
+
+/// A JSON-RPC error response. `id` is `null` when the request's id could not be read, as
+/// JSON-RPC 2.0 requires (rmcp would leave the member out).
+pub fn error_response(
+    id: Option<&Value>,
+    code: ErrorCode,
+    message: String,
+    data: Option<Value>,
+) -> Value {
+    let mut error = Map::new();
+    error.insert("code".into(), json!(code.0));
+    error.insert("message".into(), Value::String(message));
+    if let Some(data) = data {
+        error.insert("data".into(), data);
+    }
+    json!({"jsonrpc": "2.0", "id": id.cloned().unwrap_or(Value::Null), "error": error})
+}
+
+/// A usable request id: a string or an integer.
+fn valid_id(id: &Value) -> bool {
+    id.is_string() || id.as_i64().is_some() || id.as_u64().is_some()
+}
+
+/// Classifies one raw message (a stdio line or an HTTP body).
+pub fn classify(bytes: &[u8]) -> Inbound {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(error) => {
+            return Inbound::Reply(error_response(
+                None,
+                ErrorCode::PARSE_ERROR,
+                messages::parse_error(&error.to_string()),
+                None,
+            ));
+        }
+    };
+    classify_value(value)
+}
+
+/// Classifies a message that is valid JSON.
+pub fn classify_value(mut value: Value) -> Inbound {
+    let Some(object) = value.as_object_mut() else {
+        let what = if value.is_array() {
+            messages::BATCH_NOT_SUPPORTED.to_string()
+        } else {
+            messages::not_an_object_message(&value)
+        };
+        return Inbound::Reply(error_response(None, ErrorCode::INVALID_REQUEST, what, None));
+    };
+    let id = object.get("id").cloned();
+    let reply_id = id.as_ref().filter(|id| valid_id(id));
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Inbound::Reply(error_response(
+            reply_id,
+            ErrorCode::INVALID_REQUEST,
+            messages::not_json_rpc_2(object.get("jsonrpc")),
+            None,
+        ));
+    }
+    if let Some(id) = &id
+        && !valid_id(id)
+    {
+        return Inbound::Reply(error_response(
+            None,
+            ErrorCode::INVALID_REQUEST,
+            messages::invalid_id(id),
+            None,
+        ));
+    }
+    let is_response = object.contains_key("result") || object.contains_key("error");
+    let method = match object.get("method") {
+        Some(Value::String(method)) => Some(method.clone()),
+        Some(other) => {
+            return Inbound::Reply(error_response(
+                reply_id,
+                ErrorCode::INVALID_REQUEST,
+                messages::method_not_a_string(other),
+                None,
+            ));
+        }
+        None if is_response => None,
+        None => {
+            return Inbound::Reply(error_response(
+                reply_id,
+                ErrorCode::INVALID_REQUEST,
+                messages::MISSING_METHOD.to_string(),
+                None,
+            ));
+        }
+    };
+    let Some(method) = method else {
+        // A client's answer to a server request (sampling, elicitation).
+        return match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+            Ok(message) => Inbound::Deliver(Box::new(message)),
+            Err(error) => Inbound::Reply(error_response(
+                reply_id,
+                ErrorCode::INVALID_REQUEST,
+                messages::malformed_response(&error.to_string()),
+                None,
+            )),
+        };
+    };
+    if id.is_none() {
+        return match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+            Ok(message) => Inbound::Deliver(Box::new(message)),
+            Err(error) => Inbound::Ignore(format!("notification '{method}': {error}")),
+        };
+    }
+    if !SUPPORTED_METHODS.contains(&method.as_str()) {
+        return Inbound::Reply(error_response(
+            reply_id,
+            ErrorCode::METHOD_NOT_FOUND,
+            messages::method_not_found(&method, SUPPORTED_METHODS),
+            Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
+        ));
+    }
+    if method == "tools/call" {
+        move_raw_arguments(&mut value);
+    }
+    let params = value.get("params").cloned();
+    match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+        Ok(JsonRpcMessage::Request(request))
+            if matches!(request.request, ClientRequest::CustomRequest(_)) =>
+        {
+            // A supported method that rmcp did not recognise: its params did not fit.
+            Inbound::Reply(error_response(
+                reply_id,
+                ErrorCode::INVALID_PARAMS,
+                messages::invalid_params(&method, &params_problem(&method, params.as_ref())),
+                None,
+            ))
+        }
+        Ok(message) => Inbound::Deliver(Box::new(message)),
+        Err(error) => Inbound::Reply(error_response(
+            reply_id,
+            ErrorCode::INVALID_PARAMS,
+            messages::invalid_params(&method, &error.to_string()),
+            None,
+        )),
+    }
+}
+
+/// The members each method's params must have, with their JSON types.
+const REQUIRED_PARAMS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "initialize",
+        &[
+            ("protocolVersion", "string"),
+            ("capabilities", "object"),
+            ("clientInfo", "object"),
+        ],
+    ),
+    ("tools/call", &[("name", "string")]),
+    ("resources/read", &[("uri", "string")]),
+    ("prompts/get", &[("name", "string")]),
+    ("logging/setLevel", &[("level", "string")]),
+];
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// What is wrong with the params of a supported method that rmcp could not read.
+fn params_problem(method: &str, params: Option<&Value>) -> String {
+    let required = REQUIRED_PARAMS
+        .iter()
+        .find(|(name, _)| *name == method)
+        .map_or(&[][..], |(_, fields)| *fields);
+    let object = match params {
+        Some(Value::Object(object)) => object,
+        Some(other) => return messages::params_not_an_object(other),
+        None if required.is_empty() => return messages::PARAMS_UNREADABLE.to_string(),
+        None => return messages::params_missing(required.iter().map(|(name, _)| *name)),
+    };
+    for (name, expected) in required {
+        match object.get(*name) {
+            None => return messages::param_missing(name, &messages::type_phrase(expected)),
+            Some(value) if json_type(value) != *expected => {
+                return messages::param_wrong_type(name, &messages::type_phrase(expected), value);
+            }
+            Some(_) => {}
+        }
+    }
+    messages::PARAMS_UNREADABLE.to_string()
+}
+
+/// `tools/call` with a non-object `arguments`: carry the value in `_meta` (see
+/// [`RAW_ARGUMENTS_META_KEY`]); a `null` one means "no arguments".
+fn move_raw_arguments(message: &mut Value) {
+    let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
+        return;
+    };
+    match params.get("arguments") {
+        None | Some(Value::Object(_)) => {}
+        Some(Value::Null) => {
+            params.remove("arguments");
+        }
+        Some(_) => {
+            let raw = params.remove("arguments").unwrap_or(Value::Null);
+            let meta = params
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(RAW_ARGUMENTS_META_KEY.into(), raw);
+            }
+        }
+    }
+}
+
+/// Rewrites an HTTP body for rmcp (see [`RAW_ARGUMENTS_META_KEY`]); `None` leaves it as it is.
+pub fn rewrite_body(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut value: Value = serde_json::from_slice(bytes).ok()?;
+    let is_call = value.get("method").and_then(Value::as_str) == Some("tools/call");
+    let needs = value
+        .get("params")
+        .and_then(|params| params.get("arguments"))
+        .is_some_and(|arguments| !arguments.is_object());
+    if !(is_call && needs) {
+        return None;
+    }
+    move_raw_arguments(&mut value);
+    serde_json::to_vec(&value).ok()
+}
+
+/// The `id` of an oversized message, when it comes before the part that was cut off.
+///
+/// Only the first bytes of a message over the size limit are kept. Messages put `id` near
+/// the start (`{"jsonrpc":"2.0","id":7,"method":…`), so a streaming read of the top-level
+/// keys usually finds it before the cut, and the client can match the error to its request.
+pub fn leading_id(prefix: &[u8]) -> Option<Value> {
+    struct FindId<'a>(&'a mut Option<Value>);
+
+    impl<'de> Visitor<'de> for FindId<'_> {
+        type Value = ();
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON-RPC message")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "id" {
+                    let id: Value = map.next_value()?;
+                    *self.0 = Some(id);
+                    return Err(de::Error::custom("found"));
+                }
+                map.next_value::<IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+
+    let mut found = None;
+    let mut deserializer = serde_json::Deserializer::from_slice(prefix);
+    let _ = de::Deserializer::deserialize_map(&mut deserializer, FindId(&mut found));
+    found.filter(valid_id)
+}
+
+/// The answer to a message over the size limit.
+pub fn oversized(prefix: &[u8], limit: usize) -> Value {
+    error_response(
+        leading_id(prefix).as_ref(),
+        ErrorCode::INVALID_REQUEST,
+        messages::message_too_large(limit),
+        Some(json!({"maxMessageBytes": limit})),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(bytes: &[u8]) -> Value {
+        match classify(bytes) {
+            Inbound::Reply(value) => value,
+            other => panic!("expected a reply, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn invalid_json_is_a_parse_error_with_a_null_id() {
+        let answer = reply(b"{not json");
+        assert_eq!(answer["id"], Value::Null);
+        assert_eq!(answer["error"]["code"], -32700);
+    }
+
+    #[test]
+    fn missing_method_keeps_the_id() {
+        let answer = reply(br#"{"jsonrpc":"2.0","id":4}"#);
+        assert_eq!(answer["id"], 4);
+        assert_eq!(answer["error"]["code"], -32600);
+    }
+
+    #[test]
+    fn known_method_with_bad_params_is_invalid_params() {
+        let answer = reply(br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{}}"#);
+        assert_eq!(answer["id"], "a");
+        assert_eq!(answer["error"]["code"], -32602);
+    }
+
+    #[test]
+    fn non_object_arguments_move_to_meta() {
+        let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":[1]}}"#;
+        assert!(matches!(classify(line), Inbound::Deliver(_)));
+        let body = rewrite_body(line).expect("rewritten");
+        let value: Value = serde_json::from_slice(&body).expect("json");
+        assert_eq!(value["params"]["_meta"][RAW_ARGUMENTS_META_KEY], json!([1]));
+    }
+
+    #[test]
+    fn the_id_of_a_cut_message_is_found_when_it_comes_first() {
+        assert_eq!(
+            leading_id(br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"na"#),
+            Some(json!(9))
+        );
+        assert_eq!(leading_id(br#"{"params":{"name":"x"#), None);
+    }
+}

@@ -1,0 +1,399 @@
+//! The Streamable HTTP rules, against the real `inventory` binary over sockets on 127.0.0.1.
+//! Every case asserts the status, the named headers and the JSON-RPC error body.
+
+#[path = "support/http.rs"]
+mod http;
+
+use http::{HttpServer, POST_HEADERS, Reply, initialize_body, request};
+use serde_json::{Value, json};
+
+const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
+
+fn inventory(args: &[&str], env: &[(&str, &str)]) -> HttpServer {
+    HttpServer::start(INVENTORY, args, env)
+}
+
+/// Asserts a rejection: status, JSON content type, `id: null`, code and exact message.
+fn assert_rejection(reply: &Reply, status: u16, code: i64, message: &str) -> Value {
+    assert_eq!(reply.status, status, "{reply:?}");
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/json"),
+        "{reply:?}"
+    );
+    let body = reply.json();
+    assert_eq!(body["jsonrpc"], "2.0");
+    assert_eq!(body["id"], Value::Null, "{body}");
+    assert_eq!(body["error"]["code"], code, "{body}");
+    assert_eq!(body["error"]["message"], message, "{body}");
+    assert_eq!(body["error"]["data"]["httpStatus"], status, "{body}");
+    body
+}
+
+fn call_body(id: u64, name: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": name, "arguments": arguments}})
+    .to_string()
+}
+
+#[test]
+fn stateless_get_and_delete_get_405_saying_use_post() {
+    let server = inventory(&["--stateless"], &[]);
+    for method in ["GET", "DELETE"] {
+        let reply = request(
+            &server.addr,
+            method,
+            "/mcp",
+            &[("Accept", "text/event-stream")],
+            b"",
+        );
+        let body = assert_rejection(
+            &reply,
+            405,
+            -32600,
+            &format!(
+                "Method not allowed: {method} is not supported because this server is stateless \
+                 (no sessions, no server-sent event stream). Use POST with a JSON-RPC message."
+            ),
+        );
+        assert_eq!(reply.header("allow"), Some("POST"));
+        assert_eq!(body["error"]["data"]["allowedMethods"], "POST");
+    }
+}
+
+#[test]
+fn stateless_post_serves_tool_calls_with_json() {
+    let server = inventory(&["--stateless"], &[]);
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        POST_HEADERS,
+        initialize_body().as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(
+        reply.messages()[0]["result"]["serverInfo"]["name"],
+        "inventory"
+    );
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        POST_HEADERS,
+        call_body(2, "get_user", json!({"user_id": 2})).as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    let message = &reply.messages()[0];
+    assert_eq!(message["id"], 2);
+    assert_eq!(
+        message["result"]["structuredContent"],
+        json!({"id": 2, "name": "Grace Hopper", "email": "grace@example.com"})
+    );
+}
+
+#[test]
+fn sessions_mode_initializes_and_calls_with_the_session_id() {
+    let server = inventory(&[], &[]);
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        POST_HEADERS,
+        initialize_body().as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
+    assert_eq!(
+        reply.messages()[0]["result"]["protocolVersion"],
+        "2025-11-25"
+    );
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Mcp-Session-Id", &session));
+    headers.push(("MCP-Protocol-Version", "2025-11-25"));
+    let notified = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(notified.status, 202, "{notified:?}");
+    // A non-object `arguments` reaches the tool and becomes an isError result.
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        call_body(3, "get_user", json!("one")).as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let result = &reply.messages()[0]["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().expect("text");
+    // The "Valid call" line belongs to the schema profile; this test is about the arguments.
+    assert!(
+        text.starts_with(
+            "Invalid arguments for tool 'get_user': 1 problem.\n- The arguments must be a JSON \
+             object of named arguments, but received 'one'.\nValid call: get_user(user_id: "
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn bodies_over_the_limit_get_413() {
+    let server = inventory(&["--stateless"], &[]);
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(300 * 1024)
+    );
+    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, big.as_bytes());
+    let body = assert_rejection(
+        &reply,
+        413,
+        -32600,
+        &format!(
+            "Payload too large: the request body has {} bytes, more than the limit of 256 KiB \
+             (262144 bytes). Send smaller messages.",
+            big.len()
+        ),
+    );
+    assert_eq!(body["error"]["data"]["maxBodyBytes"], 262144);
+}
+
+#[test]
+fn the_body_limit_is_configurable() {
+    let server = inventory(&["--stateless", "--max-body-bytes", "1000"], &[]);
+    let body = call_body(1, "search_items", json!({"query": "x".repeat(1200)}));
+    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, body.as_bytes());
+    assert_rejection(
+        &reply,
+        413,
+        -32600,
+        &format!(
+            "Payload too large: the request body has {} bytes, more than the limit of 1000 \
+             bytes. Send smaller messages.",
+            body.len()
+        ),
+    );
+    let small = call_body(2, "search_items", json!({"query": "tea"}));
+    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, small.as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+}
+
+#[test]
+fn unsupported_protocol_versions_get_400_listing_the_supported_ones() {
+    let server = inventory(&[], &[]);
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("MCP-Protocol-Version", "1999-01-01"));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    let body = assert_rejection(
+        &reply,
+        400,
+        -32600,
+        "Bad request: unsupported MCP-Protocol-Version '1999-01-01'. Supported versions: \
+         2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05.",
+    );
+    assert_eq!(
+        body["error"]["data"]["supported"],
+        json!(["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
+    );
+}
+
+#[test]
+fn foreign_hosts_and_origins_get_403() {
+    let server = inventory(&[], &[]);
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Host", "evil.example:8080"));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    assert_rejection(
+        &reply,
+        403,
+        -32001,
+        "Forbidden: Host 'evil.example:8080' is not allowed (DNS rebinding protection). Allowed \
+         hosts: localhost, 127.0.0.1, ::1. Configure more with MCP_ALLOWED_HOSTS.",
+    );
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Origin", "http://evil.example"));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    assert_rejection(
+        &reply,
+        403,
+        -32001,
+        "Forbidden: Origin 'http://evil.example' is not allowed (DNS rebinding protection). \
+         Allowed origins: http://localhost:*, https://localhost:*, http://127.0.0.1:*, \
+         https://127.0.0.1:*, http://[::1]:*, https://[::1]:*. Configure more with \
+         MCP_ALLOWED_ORIGINS.",
+    );
+    // Localhost names and origins pass.
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Host", "localhost:1234"));
+    headers.push(("Origin", "http://localhost:5173"));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+}
+
+#[test]
+fn allowlists_come_from_the_environment() {
+    let server = inventory(
+        &[],
+        &[
+            ("MCP_ALLOWED_HOSTS", "mcp.example.com"),
+            ("MCP_ALLOWED_ORIGINS", "https://app.example.com"),
+        ],
+    );
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Host", "mcp.example.com"));
+    headers.push(("Origin", "https://app.example.com"));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    // Localhost is no longer on the list.
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        POST_HEADERS,
+        initialize_body().as_bytes(),
+    );
+    assert_rejection(
+        &reply,
+        403,
+        -32001,
+        &format!(
+            "Forbidden: Host '{}' is not allowed (DNS rebinding protection). Allowed hosts: \
+             mcp.example.com. Configure more with MCP_ALLOWED_HOSTS.",
+            server.addr
+        ),
+    );
+}
+
+#[test]
+fn a_configured_token_is_required_with_a_bearer_challenge() {
+    let server = inventory(&[], &[("MCP_AUTH_TOKEN", "s3cret-token")]);
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        POST_HEADERS,
+        initialize_body().as_bytes(),
+    );
+    assert_rejection(
+        &reply,
+        401,
+        -32001,
+        "Unauthorized: this server requires a bearer token. Send the header 'Authorization: \
+         Bearer <token>'.",
+    );
+    assert_eq!(
+        reply.header("www-authenticate"),
+        Some(r#"Bearer realm="mcp""#)
+    );
+
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Authorization", "Bearer s3cret-tokeX"));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    assert_rejection(
+        &reply,
+        401,
+        -32001,
+        "Unauthorized: the bearer token is not valid. Send the header 'Authorization: Bearer \
+         <token>' with the token this server was configured with.",
+    );
+    assert_eq!(
+        reply.header("www-authenticate"),
+        Some(r#"Bearer realm="mcp", error="invalid_token""#)
+    );
+
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Authorization", "Bearer s3cret-token"));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+}
+
+#[test]
+fn other_paths_get_404_naming_the_endpoint() {
+    let server = inventory(&[], &[]);
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/rpc",
+        POST_HEADERS,
+        initialize_body().as_bytes(),
+    );
+    assert_rejection(
+        &reply,
+        404,
+        -32600,
+        "Not found: there is no MCP endpoint at '/rpc'. Send MCP requests to '/mcp'.",
+    );
+}
+
+#[test]
+fn malformed_bodies_get_json_rpc_errors() {
+    let server = inventory(&["--stateless"], &[]);
+    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, b"{oops");
+    assert_eq!(reply.status, 400, "{reply:?}");
+    let body = reply.json();
+    assert_eq!(body["id"], Value::Null);
+    assert_eq!(body["error"]["code"], -32700);
+    let reply = request(
+        &server.addr,
+        "POST",
+        "/mcp",
+        POST_HEADERS,
+        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}"#,
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(
+        reply.json(),
+        json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32602,
+            "message": "Invalid params for 'tools/call': 'name' is required: expected a string."}})
+    );
+}

@@ -1,0 +1,214 @@
+//! A server process on 127.0.0.1 and a plain HTTP/1.1 client over real sockets.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A free port on 127.0.0.1, found by binding port 0.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("bind 127.0.0.1:0")
+}
+
+/// A server started with `--http 127.0.0.1:PORT`; killed on drop.
+pub struct HttpServer {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl HttpServer {
+    /// Starts `program --http 127.0.0.1:PORT args…` with `env`, and waits until it accepts.
+    pub fn start(program: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let addr = format!("127.0.0.1:{}", free_port());
+        let mut command = Command::new(program);
+        command
+            .arg("--http")
+            .arg(&addr)
+            .args(args)
+            .env_remove("MCP_ALLOWED_HOSTS")
+            .env_remove("MCP_ALLOWED_ORIGINS")
+            .env_remove("MCP_AUTH_TOKEN")
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let child = command
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {program}: {error}"));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(&addr).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "{program} did not listen on {addr}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+        Self { child, addr }
+    }
+
+    /// `http://127.0.0.1:PORT/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP response.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    /// Header names in lower case.
+    pub headers: HashMap<String, String>,
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|error| panic!("body is not JSON ({error}): {}", self.body))
+    }
+
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(&name.to_ascii_lowercase())
+            .map(String::as_str)
+    }
+
+    /// The JSON-RPC messages of a body that is JSON or a server-sent event stream.
+    pub fn messages(&self) -> Vec<Value> {
+        if self
+            .header("content-type")
+            .is_some_and(|kind| kind.starts_with("text/event-stream"))
+        {
+            self.body
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .map(str::trim)
+                .filter(|data| !data.is_empty())
+                .filter_map(|data| serde_json::from_str(data).ok())
+                .collect()
+        } else {
+            vec![self.json()]
+        }
+    }
+}
+
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(end) = body.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size_text = String::from_utf8_lossy(&body[..end]);
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("0").trim(), 16)
+            .unwrap_or(0);
+        body = &body[end + 2..];
+        if size == 0 || body.len() < size {
+            out.extend_from_slice(&body[..size.min(body.len())]);
+            return out;
+        }
+        out.extend_from_slice(&body[..size]);
+        body = body.get(size + 2..).unwrap_or_default();
+    }
+}
+
+/// Sends one request with `Connection: close` and reads the whole response. `headers` may
+/// override `Host`.
+pub fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Reply {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let mut head = format!("{method} {path} HTTP/1.1\r\n");
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        head.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
+    stream.write_all(head.as_bytes()).expect("write head");
+    // A server may answer (413) before reading the whole body and close the socket.
+    let _ = stream.write_all(body);
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no response head in {:?}", String::from_utf8_lossy(&raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|line| line.split_whitespace().nth(1))
+        .and_then(|code| code.parse().ok())
+        .expect("status line");
+    let headers: HashMap<String, String> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    if headers
+        .get("transfer-encoding")
+        .is_some_and(|value| value.contains("chunked"))
+    {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).to_string(),
+    }
+}
+
+/// Headers a Streamable HTTP client sends with a JSON-RPC POST.
+pub const POST_HEADERS: &[(&str, &str)] = &[
+    ("Content-Type", "application/json"),
+    ("Accept", "application/json, text/event-stream"),
+];
+
+/// The `initialize` request body.
+pub fn initialize_body() -> String {
+    serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "e2e", "version": "1.0"}
+        }
+    })
+    .to_string()
+}
