@@ -41,7 +41,7 @@ impl HttpServer {
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
+            .stderr(Stdio::null());
         for (key, value) in env {
             command.env(key, value);
         }

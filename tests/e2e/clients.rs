@@ -1,0 +1,198 @@
+//! The official clients drive the example servers: the Python SDK 2.x and the TypeScript SDK
+//! 1.x over stdio and Streamable HTTP, and the conformance suite over HTTP. The clients are
+//! installed on first use into `.ci/.deps` (see `tests/support/clients.rs`).
+
+#[path = "../support/clients.rs"]
+mod clients;
+#[path = "support/http.rs"]
+mod http;
+
+use std::process::Output;
+
+use clients::{clients, workspace_root};
+use http::HttpServer;
+use serde_json::{Value, json};
+
+const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
+const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
+
+/// The core contract's text for `{"sku": "abc", "quantity": "five", "quantiy": 3}`.
+const BAD_ARGUMENTS_TEXT: &str = "Invalid arguments for tool 'add_item': 3 problems.\n\
+    - Argument 'sku' must match the pattern `^[A-Z]{3}-[0-9]{4}$` (for example 'ABC-0001'), but received 'abc'.\n\
+    - Argument 'quantity' expected an integer, but received 'five'.\n\
+    - Unknown argument 'quantiy'. Did you mean 'quantity'? Valid arguments here: sku, quantity, note.\n\
+    Valid call: add_item(sku: a string matching `^[A-Z]{3}-[0-9]{4}$`, quantity: an integer between 1 and 100, note?: a string of at most 200 characters)";
+
+const UNKNOWN_TOOL_TEXT: &str = "Unknown tool 'add_iten'. Did you mean 'add_item'? Available \
+    tools: add_item, search_items, get_user, list_users, reserve_stock, legacy_report.";
+
+fn report(output: &Output, what: &str) -> Value {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{what} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last)
+        .unwrap_or_else(|error| panic!("{what}: no report ({error}): {stdout}"))
+}
+
+fn assert_report(report: &Value) {
+    assert_eq!(
+        report["tools"],
+        json!([
+            "add_item",
+            "get_user",
+            "legacy_report",
+            "list_users",
+            "reserve_stock",
+            "search_items"
+        ])
+    );
+    let calls = &report["calls"];
+    assert_eq!(
+        calls["get_user"],
+        json!({"id": 1, "name": "Ada Lovelace", "email": "ada@example.com"})
+    );
+    assert_eq!(
+        calls["add_item"],
+        json!({"sku": "ABC-0001", "quantity": 2, "cart_total": 2})
+    );
+    assert_eq!(calls["reserve_stock"]["reserved"], 1);
+    assert_eq!(calls["search_items"]["items"][0]["sku"], "DEF-0101");
+    assert_eq!(
+        calls["list_users"]["users"].as_array().map(Vec::len),
+        Some(3)
+    );
+    assert!(
+        report["masked_text"]
+            .as_str()
+            .is_some_and(|text| text.starts_with(
+                "Tool 'legacy_report' failed because of an internal error on the server."
+            )),
+        "{report}"
+    );
+    assert_eq!(report["bad_arguments_text"], BAD_ARGUMENTS_TEXT);
+    assert_eq!(report["unknown_tool"]["code"], -32602);
+    assert!(
+        report["unknown_tool"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains(UNKNOWN_TOOL_TEXT)),
+        "{report}"
+    );
+}
+
+fn python(args: &[&str]) -> Output {
+    let clients = clients();
+    let script = workspace_root().join("tests/clients/python_client.py");
+    clients
+        .command(&clients.python)
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run the Python client")
+}
+
+fn typescript(args: &[&str]) -> Output {
+    let clients = clients();
+    let script = workspace_root().join("tests/clients/ts_client.mjs");
+    clients
+        .command(&clients.node)
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run the TypeScript client")
+}
+
+#[test]
+fn python_sdk_over_stdio() {
+    assert_report(&report(&python(&["stdio", INVENTORY]), "python stdio"));
+}
+
+#[test]
+fn python_sdk_over_http() {
+    let server = HttpServer::start(INVENTORY, &[], &[]);
+    assert_report(&report(&python(&["http", &server.url()]), "python http"));
+}
+
+#[test]
+fn typescript_sdk_over_stdio() {
+    assert_report(&report(
+        &typescript(&["stdio", INVENTORY]),
+        "typescript stdio",
+    ));
+}
+
+#[test]
+fn typescript_sdk_over_http() {
+    let server = HttpServer::start(INVENTORY, &[], &[]);
+    assert_report(&report(
+        &typescript(&["http", &server.url()]),
+        "typescript http",
+    ));
+}
+
+/// The scenarios that must pass; the rest of the suite is held to the baseline file.
+const REQUIRED: &[&str] = &[
+    "server-initialize",
+    "ping",
+    "logging-set-level",
+    "tools-list",
+    "tools-call-simple-text",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-with-logging",
+    "tools-call-error",
+    "tools-call-with-progress",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "json-schema-2020-12",
+    "dns-rebinding-protection",
+];
+
+#[test]
+fn conformance_suite_passes_against_the_conformance_example() {
+    let clients = clients();
+    let server = HttpServer::start(CONFORMANCE, &[], &[]);
+    let baseline = workspace_root().join("tests/clients/conformance-baseline.yml");
+    let output = clients
+        .command(clients.node_bin.join("conformance"))
+        .args([
+            "server",
+            "--url",
+            &server.url(),
+            "--suite",
+            "all",
+            "--expected-failures",
+        ])
+        .arg(&baseline)
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("run the conformance suite");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "conformance failed outside the baseline:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for scenario in REQUIRED {
+        // The summary line, not the scenario's own output (which also prints its checks).
+        let line = stdout
+            .lines()
+            .rev()
+            .find(|line| line.contains(&format!(" {scenario}: ")) && line.contains(" passed, "))
+            .unwrap_or_else(|| panic!("{scenario} did not run:\n{stdout}"));
+        assert!(
+            line.contains('✓') && line.contains(" 0 failed"),
+            "{scenario}: {line}"
+        );
+    }
+    let total = stdout
+        .lines()
+        .find(|line| line.starts_with("Total: "))
+        .expect("a total line");
+    println!("conformance: {total}");
+}
