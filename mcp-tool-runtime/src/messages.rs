@@ -503,23 +503,6 @@ pub fn completed(tool: &str) -> String {
     format!("Tool '{tool}' completed.")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn received_values_are_quoted_and_cut() {
-        assert_eq!(received(&json!("five")), "'five'");
-        assert_eq!(received(&json!(5)), "5");
-        assert_eq!(received(&json!(null)), "null");
-        let long = "x".repeat(200);
-        let shown = received(&json!(long));
-        assert_eq!(shown.chars().count(), MAX_RECEIVED_CHARS + 2);
-        assert!(shown.ends_with("…'"));
-    }
-
-    #[test]
 // ---- Transport and protocol errors (JSON-RPC errors and HTTP rejections) ----
 
 /// A line or body that is not JSON (-32700).
@@ -736,6 +719,23 @@ pub fn duration(limit: std::time::Duration) -> String {
 /// What the log says when a client cancels a call.
 pub const CANCELLED_BY_CLIENT: &str = "The client cancelled the call.";
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn received_values_are_quoted_and_cut() {
+        assert_eq!(received(&json!("five")), "'five'");
+        assert_eq!(received(&json!(5)), "5");
+        assert_eq!(received(&json!(null)), "null");
+        let long = "x".repeat(200);
+        let shown = received(&json!(long));
+        assert_eq!(shown.chars().count(), MAX_RECEIVED_CHARS + 2);
+        assert!(shown.ends_with("…'"));
+    }
+
+    #[test]
     fn types_drop_null_when_others_remain() {
         assert_eq!(types_phrase(["integer", "null"]), "an integer");
         assert_eq!(types_phrase(["null"]), "null");
