@@ -1,0 +1,60 @@
+//! The short version of the benchmark suite: one line per goal, the figure last.
+//!
+//! ```text
+//! cargo run --release -p mcp-tool-bench --bin summary [-- --only P1,P5]
+//! ```
+
+use std::time::{Duration, Instant};
+
+use mcp_tool_bench::{compile, measure, process};
+
+fn main() {
+    let only: Option<Vec<String>> = std::env::args()
+        .skip_while(|arg| arg != "--only")
+        .nth(1)
+        .map(|list| list.split(',').map(str::to_uppercase).collect());
+    let wanted = |id: &str| only.as_ref().is_none_or(|ids| ids.iter().any(|w| w == id));
+    let started = Instant::now();
+
+    if ["P1", "P2", "P3", "P4"].iter().any(|id| wanted(id)) {
+        for (id, name, comparison) in measure::in_process(31, Duration::from_millis(20)) {
+            if wanted(id.trim_end_matches('b')) {
+                eprintln!(
+                    "  {id}: ours {:.0} ns, baseline {:.0} ns",
+                    comparison.ours_ns, comparison.baseline_ns
+                );
+                println!("{id} {name} {:.2}", comparison.ratio());
+            }
+        }
+    }
+
+    if wanted("P5") || wanted("P7") {
+        process::build_servers();
+    }
+    if wanted("P5") {
+        let (ours, rmcp) = process::stdio_throughput(10_000, 3);
+        eprintln!("  P5: ours {ours:.2?}, rmcp {rmcp:.2?} for 10,000 calls");
+        println!(
+            "P5 stdio_throughput_vs_rmcp {:.2}",
+            rmcp.as_secs_f64() / ours.as_secs_f64()
+        );
+    }
+    if wanted("P6") {
+        let figures = compile::compare(1);
+        eprintln!("  P6: {figures:?}");
+        println!("P6 compile_vs_rmcp clean {:.2}", figures.clean_ratio());
+        println!(
+            "P6 compile_vs_rmcp incremental {:.2}",
+            figures.incremental_ratio()
+        );
+    }
+    if wanted("P7") {
+        let growth = process::rss_growth(1_000, 100_000, 64);
+        eprintln!(
+            "  P7: VmHWM {} kB after 1,000 calls, {} kB after 100,000 ({:?})",
+            growth.after_few_kb, growth.after_all_kb, growth.tally
+        );
+        println!("P7 rss_growth_100k_calls {:.3}", growth.ratio());
+    }
+    eprintln!("  summary took {:.0?}", started.elapsed());
+}
