@@ -365,9 +365,26 @@ pub fn invalid_arguments_text(
     tool: &str,
     signature: &str,
 ) -> String {
+    invalid_arguments_text_of(
+        summary,
+        violations.iter().map(Violation::message),
+        tool,
+        signature,
+    )
+}
+
+/// [`invalid_arguments_text`] from messages already written (the envelope holds them), so
+/// that each is formatted once per error.
+pub fn invalid_arguments_text_of<M: AsRef<str>>(
+    summary: &str,
+    messages: impl IntoIterator<Item = M>,
+    tool: &str,
+    signature: &str,
+) -> String {
     let mut text = summary.to_string();
-    for violation in violations {
-        let _ = write!(text, "\n- {}", violation.message());
+    for message in messages {
+        text.push_str("\n- ");
+        text.push_str(message.as_ref());
     }
     if !signature.is_empty() {
         let _ = write!(text, "\nValid call: {tool}({signature})");

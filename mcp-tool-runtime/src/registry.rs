@@ -571,7 +571,10 @@ pub fn success_result(info: &ToolInfo, output: ToolOutput) -> CallToolResult {
             } else {
                 value
             };
-            let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+            // Straight into a byte buffer: `Value`'s `Display` goes through the formatter
+            // machinery and costs twice as much for the same compact text.
+            let text = serde_json::to_string(&value).unwrap_or_else(|_| value.to_string());
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
             result.structured_content = Some(value);
             result
         }
@@ -603,22 +606,39 @@ pub fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
         ),
     }
     let envelope = error.envelope(tool, &correlation_id);
-    let text = if error.violations().is_empty() {
+    let plain_text = error.violations().is_empty().then(|| {
         messages::error_text(
             &envelope.error,
             envelope.hint.as_deref(),
             envelope.retryable,
             envelope.retry_after,
         )
-    } else {
-        messages::invalid_arguments_text(
-            &envelope.error,
-            error.violations(),
-            tool,
-            info.signature(),
-        )
-    };
+    });
+    let summary = envelope.error.clone();
     let envelope = serde_json::to_value(&envelope).unwrap_or(Value::Null);
+    let text = plain_text.unwrap_or_else(|| {
+        // Each violation's message is written once, into the envelope; the text reuses it.
+        let written = envelope
+            .get("violations")
+            .and_then(Value::as_array)
+            .filter(|written| written.len() == error.violations().len());
+        match written {
+            Some(written) => messages::invalid_arguments_text_of(
+                &summary,
+                written
+                    .iter()
+                    .map(|v| v.get("message").and_then(Value::as_str).unwrap_or_default()),
+                tool,
+                info.signature(),
+            ),
+            None => messages::invalid_arguments_text(
+                &summary,
+                error.violations(),
+                tool,
+                info.signature(),
+            ),
+        }
+    });
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     // A TypeScript SDK 1.x client validates structuredContent against the outputSchema even
     // on errors, so a tool with an output schema carries the envelope in `_meta` only.

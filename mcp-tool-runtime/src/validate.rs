@@ -5,7 +5,7 @@
 //! canonical schema to find *every* problem with its path, since serde stops at the first.
 
 use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use regex::Regex;
 use serde::de::DeserializeOwned;
@@ -131,7 +131,9 @@ fn slow_path(value: &Value, info: &ToolInfo, serde_error: Option<serde_json::Err
     ToolError::invalid_arguments(info.name(), violations)
 }
 
-static PATTERNS: LazyLock<Mutex<HashMap<String, Option<Regex>>>> =
+// Shared through `Arc`: a cloned `Regex` starts with an empty match cache, which costs more
+// to fill than the match itself.
+static PATTERNS: LazyLock<Mutex<HashMap<String, Option<Arc<Regex>>>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// The compiled form of a schema `pattern`, compiled once per process.
@@ -141,10 +143,14 @@ fn pattern_matches(pattern: &str, text: &str) -> bool {
             Ok(cache) => cache,
             Err(poisoned) => poisoned.into_inner(),
         };
-        cache
-            .entry(pattern.to_string())
-            .or_insert_with(|| Regex::new(pattern).ok())
-            .clone()
+        match cache.get(pattern) {
+            Some(compiled) => compiled.clone(),
+            None => {
+                let compiled = Regex::new(pattern).ok().map(Arc::new);
+                cache.insert(pattern.to_string(), compiled.clone());
+                compiled
+            }
+        }
     };
     // A pattern this engine cannot compile is not held against the caller.
     compiled.is_none_or(|regex| regex.is_match(text))
