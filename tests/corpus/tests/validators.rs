@@ -1,0 +1,77 @@
+//! Every corpus schema, under every profile, is accepted by Ajv (2020-12, strict) and by
+//! python-jsonschema's `Draft202012Validator.check_schema`.
+
+#[path = "../../support/clients.rs"]
+mod clients;
+
+use mcp_tool_corpus::server;
+use mcp_tool_runtime::SchemaProfile;
+use serde_json::{Value, json};
+
+/// Every published input and output schema, as `[{id, profile, schema}]`.
+fn entries() -> Vec<Value> {
+    let mut out = Vec::new();
+    for profile in SchemaProfile::ALL {
+        for tool in server(profile).registry().list() {
+            let tool = serde_json::to_value(tool).unwrap();
+            for key in ["inputSchema", "outputSchema"] {
+                if let Some(schema) = tool.get(key) {
+                    out.push(json!({
+                        "id": format!("{profile}/{}/{key}", tool["name"].as_str().unwrap()),
+                        "profile": profile.name(),
+                        "schema": schema,
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn run(mut command: std::process::Command) -> Value {
+    let output = command.output().expect("run the checker");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("the checker prints JSON")
+}
+
+fn write_entries(name: &str) -> (std::path::PathBuf, usize) {
+    let entries = entries();
+    let path = std::env::temp_dir().join(format!("{name}-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_vec(&entries).unwrap()).unwrap();
+    (path, entries.len())
+}
+
+fn check_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("check")
+}
+
+#[test]
+fn ajv_2020_compiles_every_schema() {
+    let clients = clients::clients();
+    let (path, count) = write_entries("corpus-ajv");
+    let mut command = clients.command(&clients.node);
+    command.arg(check_dir().join("ajv.cjs")).arg(&path);
+    let report = run(command);
+    assert_eq!(report["checked"], count);
+    assert!(count >= 4 * 80, "{count}");
+    assert_eq!(report["failures"], json!([]), "{report:#}");
+    eprintln!("Ajv 2020 checked {count} schemas");
+}
+
+#[test]
+fn python_jsonschema_accepts_every_schema() {
+    let clients = clients::clients();
+    let (path, count) = write_entries("corpus-jsonschema");
+    let mut command = clients.command(&clients.python);
+    command
+        .arg(check_dir().join("jsonschema_check.py"))
+        .arg(&path);
+    let report = run(command);
+    assert_eq!(report["checked"], count);
+    assert_eq!(report["failures"], json!([]), "{report:#}");
+    eprintln!("python-jsonschema checked {count} schemas");
+}
