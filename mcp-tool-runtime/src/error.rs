@@ -391,19 +391,15 @@ impl fmt::Display for ToolError {
 }
 
 /// Any other error is masked: its text goes to the log, never to the model.
+///
+/// `anyhow::Error` does not implement `std::error::Error`, and a `From` impl for it would
+/// clash with this one; convert it with `.map_err(ToolError::internal)`.
 impl<E> From<E> for ToolError
 where
     E: std::error::Error + Send + Sync + 'static,
 {
     fn from(error: E) -> Self {
         Self::internal(error)
-    }
-}
-
-#[cfg(feature = "anyhow")]
-impl From<anyhow::Error> for ToolError {
-    fn from(error: anyhow::Error) -> Self {
-        Self::internal(Box::<dyn std::error::Error + Send + Sync>::from(error))
     }
 }
 
