@@ -41,9 +41,7 @@ pub(crate) fn repair(value: &Value, schema: &Value, mode: InputMode) -> Option<V
         root: schema,
         lenient: mode == InputMode::Lenient,
     };
-    repairer
-        .node(schema, &mut repaired, 0)
-        .then_some(repaired)
+    repairer.node(schema, &mut repaired, 0).then_some(repaired)
 }
 
 struct Repairer<'s> {

@@ -57,6 +57,7 @@ mod suggest;
 pub mod validate;
 pub mod violation;
 
+pub use coerce::InputMode;
 pub use context::ToolContext;
 pub use error::{ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, ToolError};
 #[cfg(feature = "http")]
@@ -64,7 +65,6 @@ pub use http::HttpOptions;
 pub use mcp_tool_macros::{mcp_tool, mcp_tools};
 pub use output::{IntoToolOutput, Json, ToolOutput};
 pub use registry::{Hints, ToolCall, ToolDef, ToolInfo, ToolRegistry, ToolSet, UnknownTool};
-pub use coerce::InputMode;
 pub use schema::SchemaProfile;
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use stdio::{LineTransport, StdioOptions};
