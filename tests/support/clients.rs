@@ -28,7 +28,11 @@ pub struct Clients {
 impl Clients {
     /// A `PATH` with Node 22 and the npm binaries first.
     pub fn path_env(&self) -> String {
-        let node_dir = self.node.parent().map(Path::to_path_buf).unwrap_or_default();
+        let node_dir = self
+            .node
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         let rest = std::env::var("PATH").unwrap_or_default();
         format!("{}:{}:{rest}", node_dir.display(), self.node_bin.display())
     }

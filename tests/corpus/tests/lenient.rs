@@ -43,7 +43,12 @@ async fn json_text_for_arrays_and_objects_is_parsed() {
     let result = call(&server, "echo_order", json!({"value": order.to_string()})).await;
     assert_eq!(structured(&result)["ship_to"]["city"], "Oslo");
     // Nested: an array of JSON text inside an object given as JSON text.
-    let result = call(&server, "echo_nested_vec", json!({"value": ["[1, 2]", "[3]"]})).await;
+    let result = call(
+        &server,
+        "echo_nested_vec",
+        json!({"value": ["[1, 2]", "[3]"]}),
+    )
+    .await;
     assert_eq!(structured(&result), json!({"result": [[1, 2], [3]]}));
 }
 
