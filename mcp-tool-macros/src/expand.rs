@@ -351,6 +351,7 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                     .map(|expr| quote!(#[schemars(example = (#expr))]));
                 let validate = &arg.validate;
                 let passthrough = &arg.passthrough;
+                let exclusive = exclusive_bounds(validate);
                 let field_ty = if is_plain(arg) {
                     let param = format_ident!("__McpArg{}", params.len());
                     let field_ty = quote!(#param);
@@ -360,7 +361,7 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                     quote!(#ty)
                 };
                 fields.push(quote! {
-                    #doc #default #example #(#validate)* #(#passthrough)*
+                    #doc #default #example #(#validate)* #(#passthrough)* #exclusive
                     #ident: #field_ty
                 });
             }
@@ -484,6 +485,48 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
             })
         })
     }
+}
+
+/// `validator`'s `range(exclusive_min = .., exclusive_max = ..)` as the schema's
+/// `exclusiveMinimum`/`exclusiveMaximum`, which schemars does not derive: without them the
+/// published schema would accept the bound itself, which the runtime rejects.
+fn exclusive_bounds(validate: &[syn::Attribute]) -> TokenStream {
+    let mut found = Vec::new();
+    for attr in validate {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("range") {
+                meta.parse_nested_meta(|bound| {
+                    let keyword = if bound.path.is_ident("exclusive_min") {
+                        Some("exclusiveMinimum")
+                    } else if bound.path.is_ident("exclusive_max") {
+                        Some("exclusiveMaximum")
+                    } else {
+                        None
+                    };
+                    let value: syn::Expr = bound.value()?.parse()?;
+                    if let Some(keyword) = keyword
+                        && matches!(value, syn::Expr::Lit(_) | syn::Expr::Unary(_))
+                    {
+                        found.push(quote!(#[schemars(extend(#keyword = #value))]));
+                    }
+                    Ok(())
+                })
+            } else if meta.input.peek(syn::token::Paren) {
+                meta.parse_nested_meta(|inner| {
+                    if inner.input.peek(syn::Token![=]) {
+                        let _: syn::Expr = inner.value()?.parse()?;
+                    }
+                    Ok(())
+                })
+            } else {
+                if meta.input.peek(syn::Token![=]) {
+                    let _: syn::Expr = meta.value()?.parse()?;
+                }
+                Ok(())
+            }
+        });
+    }
+    quote!(#(#found)*)
 }
 
 /// The inner type of a syntactic `Option<T>`.

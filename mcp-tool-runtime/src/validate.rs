@@ -761,6 +761,13 @@ fn check_string(
     let format = match keywords.get("format").and_then(Value::as_str) {
         Some("email") if !text.validate_email() => Some(StringFormat::Email),
         Some("uri" | "url") if !text.validate_url() => Some(StringFormat::Url),
+        // Formats that serde types (uuid, chrono) enforce: checked here too, so that the
+        // problem is reported at its path rather than as serde's words at the root.
+        Some("uuid") if uuid::Uuid::parse_str(text).is_err() => {
+            Some(StringFormat::Other("uuid".into()))
+        }
+        Some("date") if !is_full_date(text) => Some(StringFormat::Other("date".into())),
+        Some("date-time") if !is_date_time(text) => Some(StringFormat::Other("date-time".into())),
         _ => None,
     };
     if let Some(format) = format {
@@ -770,6 +777,44 @@ fn check_string(
             Some(value.clone()),
         ));
     }
+}
+
+/// RFC 3339 `full-date`: `YYYY-MM-DD` with a real day of that month.
+fn is_full_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| -> Option<u32> {
+        let part = text.get(range)?;
+        part.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| part.parse().ok())
+            .flatten()
+    };
+    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        return false;
+    }
+    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// RFC 3339 `date-time`: a full date, `T`, a time, and an offset.
+fn is_date_time(text: &str) -> bool {
+    static TIME: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"^[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$").ok()
+    });
+    let (Some(date), Some(time)) = (text.get(..10), text.get(10..)) else {
+        return false;
+    };
+    is_full_date(date) && TIME.as_ref().is_none_or(|re| re.is_match(time))
 }
 
 fn first_example(keywords: &Map<String, Value>) -> Option<Value> {
