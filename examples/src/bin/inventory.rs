@@ -11,6 +11,8 @@
 //! - `--max-message-bytes N`: stdio message limit (default 4 MiB).
 //! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
 //!   window, default 60 000 ms). Tests shorten it so that they need not wait a minute.
+//! - `--schema-profile NAME`: how schemas are published: `portable` (default), `strict`
+//!   (OpenAI), `gemini` or `full` (stdio and HTTP alike).
 //!
 //! HTTP also reads `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS` and `MCP_AUTH_TOKEN`.
 
@@ -19,7 +21,7 @@ use std::time::Duration;
 
 use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW};
 use mcp_tool_examples::logging;
-use mcp_tool_runtime::{HttpOptions, McpServer, StdioOptions};
+use mcp_tool_runtime::{HttpOptions, McpServer, SchemaProfile, StdioOptions};
 
 /// The command line.
 struct Args {
@@ -28,6 +30,7 @@ struct Args {
     max_body_bytes: Option<usize>,
     max_message_bytes: Option<usize>,
     window: Duration,
+    schema_profile: SchemaProfile,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -37,6 +40,7 @@ fn parse_args() -> Result<Args, String> {
         max_body_bytes: None,
         max_message_bytes: None,
         window: RESERVATION_WINDOW,
+        schema_profile: SchemaProfile::default(),
     };
     let mut words = std::env::args().skip(1);
     while let Some(word) = words.next() {
@@ -60,6 +64,10 @@ fn parse_args() -> Result<Args, String> {
                 let text = value("--reservation-window-ms")?;
                 args.window = Duration::from_millis(number("--reservation-window-ms", text)?);
             }
+            "--schema-profile" => {
+                let name = value("--schema-profile")?;
+                args.schema_profile = name.parse().map_err(|e| format!("{e}"))?;
+            }
             other => return Err(format!("unknown option '{other}'")),
         }
     }
@@ -72,7 +80,7 @@ async fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N]] [--max-message-bytes N] [--reservation-window-ms N]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N]] [--max-message-bytes N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
             return ExitCode::FAILURE;
         }
     };
@@ -87,6 +95,7 @@ async fn main() -> ExitCode {
         .tool_set()
         .implementation("inventory", env!("CARGO_PKG_VERSION"))
         .instructions("A small shop: search the catalog, manage a cart, look up users.")
+        .schema_profile(args.schema_profile)
         .build();
     let server = match server {
         Ok(server) => server,
