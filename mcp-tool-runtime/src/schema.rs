@@ -19,6 +19,54 @@
 //! A recursive type cannot be inlined: it would never end. For those, and only those, the
 //! portable schema keeps a `$defs` entry per recursive type and refers to it with `$ref`.
 //! Everything that is not part of a cycle is still inlined.
+//!
+//! Portable also spells two things the Inspector 2.x `--strict` lint and single-type clients
+//! flag: an any-value schema (`serde_json::Value`, a bare `true`) becomes an `anyOf` of every
+//! single type, and a `type` array becomes an `anyOf` of single types.
+//!
+//! # The strict profile (OpenAI strict mode)
+//! - every object has `additionalProperties: false` and lists every property in `required`;
+//!   an optional property is made nullable (`type: ["T","null"]`, or `anyOf` with `null`),
+//!   and the runtime treats `null` for it as absent;
+//! - only [`STRICT_KEYWORDS`] stay (`oneOf` becomes `anyOf`, `allOf` is merged); other
+//!   constraints (`maxLength`, `uniqueItems`, `default`, …) are left out of the schema but
+//!   still enforced at run time;
+//! - a map has no closed-object spelling, so it is published as a list of
+//!   `{"key": …, "value": …}` pairs, which the runtime turns back into the map; a tuple is
+//!   an array of a fixed length whose items are the union of its element types; a
+//!   `serde_json::Value` is any scalar (strict mode has no open object);
+//! - recursive types keep `$defs`/`$ref`, as strict mode supports them;
+//! - tool names must match `^[a-zA-Z0-9_-]{1,64}$`: a server with a tool published under
+//!   this profile whose name does not fit refuses to build
+//!   ([`RegistryError::NameNotAccepted`](crate::registry::RegistryError::NameNotAccepted)),
+//!   because OpenAI rejects the whole request, not one tool.
+//!
+//! # The gemini profile (OpenAPI 3.0 subset of function declarations)
+//! - no `additionalProperties`, `$schema`, `$defs` or `$ref`; only [`GEMINI_KEYWORDS`];
+//!   `const` becomes `enum`, a `null` branch becomes `nullable: true`, exclusive bounds
+//!   become inclusive ones (exact for integers);
+//! - no `anyOf` inside `items`: a union there is collapsed into one schema (the union of
+//!   string enums, or one object with every branch's properties, or the common type), so
+//!   the schema is looser than the type and the runtime does the exact check;
+//! - recursive types are unrolled [`GEMINI_RECURSION_DEPTH`] levels; below that the schema
+//!   only says "an object";
+//! - names must start with a letter or `_` and have at most 64 characters, checked like
+//!   strict's.
+//!
+//! # The full profile
+//! schemars's 2020-12 output unchanged, with `$schema`, `$defs` and its integer formats.
+//!
+//! # Output schemas
+//! Output schemas follow the serialize contract. The portable and full profiles shape them
+//! like input schemas (without closing the root). OpenAI and Gemini never show an output
+//! schema to the model; the MCP client validates `structuredContent` with a JSON Schema
+//! validator, so servers under strict and gemini publish output schemas in the portable
+//! form.
+//!
+//! # Integers
+//! Integer formats become the bounds the Rust type takes, including `i64`/`u64` (and
+//! `i128`/`u128`, which serde_json can only fill from an `i64` or `u64`), so that a value
+//! the schema accepts is one the runtime accepts.
 
 use std::collections::BTreeSet;
 
