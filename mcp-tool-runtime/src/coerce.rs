@@ -158,11 +158,7 @@ impl<'s> Repairer<'s> {
     fn object(&self, schema: &'s Value, object: &mut Map<String, Value>, depth: usize) -> bool {
         let mut changed = false;
         let properties = schema.get("properties").and_then(Value::as_object);
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|names| names.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required = crate::schema::required_names(schema.get("required"));
         if let Some(properties) = properties {
             for (name, property) in properties {
                 let Some(child) = object.get_mut(name) else {

@@ -646,7 +646,8 @@ fn split_types(object: &mut Map<String, Value>, names: &[&str]) -> Vec<Value> {
     branches.into_iter().map(Value::Object).collect()
 }
 
-fn json_type_name(value: &Value) -> &'static str {
+/// The JSON Schema type name of a value, telling integers from other numbers.
+pub(crate) fn json_type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -656,6 +657,14 @@ fn json_type_name(value: &Value) -> &'static str {
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     }
+}
+
+/// The names in a schema's `required` member (pass `schema.get("required")`).
+pub(crate) fn required_names(required: Option<&Value>) -> Vec<&str> {
+    required
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// The keywords OpenAI strict mode supports; everything else is left out of a strict schema.

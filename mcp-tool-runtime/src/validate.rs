@@ -18,7 +18,7 @@ use crate::coerce::{self, InputMode};
 use crate::error::ToolError;
 use crate::messages;
 use crate::registry::ToolInfo;
-use crate::schema::integer_format_bounds;
+use crate::schema::{integer_format_bounds, json_type_name, required_names};
 use crate::suggest;
 use crate::violation::{ArgPath, LengthUnit, PathSegment, StringFormat, Violation, ViolationKind};
 
@@ -299,11 +299,7 @@ impl<'s> SchemaWalker<'s> {
         depth: usize,
     ) {
         let properties = keywords.get("properties").and_then(Value::as_object);
-        let required: Vec<&str> = keywords
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|names| names.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required = required_names(keywords.get("required"));
         if let Some(properties) = properties {
             for (name, property) in properties {
                 path.push(PathSegment::Key(name.clone()));
@@ -663,7 +659,7 @@ fn type_names_of_schema(schema: &Value) -> Vec<&'static str> {
             .collect();
     }
     constants_of(schema)
-        .map(|values| values.iter().map(json_type).collect())
+        .map(|values| values.iter().map(json_type_name).collect())
         .unwrap_or_default()
 }
 
@@ -673,18 +669,6 @@ fn static_type(name: &str) -> Option<&'static str> {
     ]
     .into_iter()
     .find(|known| *known == name)
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() => "number",
-        Value::Number(_) => "integer",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 fn type_matches(types: &Value, value: &Value) -> bool {
@@ -1046,11 +1030,7 @@ fn violation_from_validator(
 pub(crate) fn signature(schema: &Value) -> String {
     let walker = SchemaWalker::new(schema);
     let root = walker.resolve(schema);
-    let required: Vec<&str> = root
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = required_names(root.get("required"));
     root.get("properties")
         .and_then(Value::as_object)
         .map(|properties| {
