@@ -35,8 +35,8 @@
 #![allow(deprecated)] // rmcp marks MCP logging and sampling deprecated (SEP-2577); 2025-11-25 has both.
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -149,30 +149,6 @@ impl ToolContext {
         }
     }
 
-    pub(crate) fn connected(
-        peer: Peer<RoleServer>,
-        session: Arc<Session>,
-        request_id: RequestId,
-        meta: RequestMetaObject,
-        tool: &'static str,
-        cancel: CancellationToken,
-    ) -> Self {
-        Self {
-            connected: Some(Arc::new(Connected {
-                peer,
-                session,
-                request_id,
-                meta,
-                tool,
-            })),
-            cancel,
-        }
-    }
-
-    pub(crate) fn cancel_token(&self) -> &CancellationToken {
-        &self.cancel
-    }
-
     /// True once the client has cancelled the call or its time limit has passed. Long work
     /// should check this (or await [`ToolContext::cancelled`]) and stop; its result is not
     /// sent either way.
@@ -266,5 +242,84 @@ impl ToolContext {
         self.connected
             .as_ref()
             .map(|connected| &connected.request_id)
+    }
+}
+
+/// What one call knows about its client, kept unassembled until the tool asks for its
+/// [`ToolContext`]. Most tools never do, and assembling one (an `Arc`, a child cancellation
+/// token registered under the request's lock) would be a third of the dispatch cost.
+pub(crate) struct CallScope {
+    connection: Mutex<Option<Connected>>,
+    /// The request's own token, cancelled by the client; `None` in-process.
+    parent: Option<CancellationToken>,
+    context: OnceLock<ToolContext>,
+}
+
+impl CallScope {
+    /// The scope of an in-process call: a detached context, cancelled only by a time limit.
+    pub(crate) fn detached() -> Self {
+        Self {
+            connection: Mutex::new(None),
+            parent: None,
+            context: OnceLock::new(),
+        }
+    }
+
+    /// The scope of a `tools/call` request from a client.
+    pub(crate) fn connected(
+        peer: Peer<RoleServer>,
+        session: Arc<Session>,
+        request_id: RequestId,
+        meta: RequestMetaObject,
+        tool: &'static str,
+        request_cancel: CancellationToken,
+    ) -> Self {
+        Self {
+            connection: Mutex::new(Some(Connected {
+                peer,
+                session,
+                request_id,
+                meta,
+                tool,
+            })),
+            parent: Some(request_cancel),
+            context: OnceLock::new(),
+        }
+    }
+
+    /// The call's context, assembled on first use. Its token is a child of the request's,
+    /// so that a time limit can cancel the tool's work without cancelling the request,
+    /// whose answer rmcp would then drop.
+    pub(crate) fn context(&self) -> ToolContext {
+        self.context
+            .get_or_init(|| {
+                let cancel = self
+                    .parent
+                    .as_ref()
+                    .map_or_else(CancellationToken::new, CancellationToken::child_token);
+                let connected = self
+                    .connection
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take()
+                    .map(Arc::new);
+                ToolContext { connected, cancel }
+            })
+            .clone()
+    }
+
+    /// Cancels the context handed to the tool, if it took one, so that work it spawned stops.
+    pub(crate) fn cancel_tool(&self) {
+        if let Some(context) = self.context.get() {
+            context.cancel.cancel();
+        }
+    }
+
+    /// Completes when the client cancels the request; never for an in-process call.
+    pub(crate) async fn client_cancelled(&self) {
+        match &self.parent {
+            Some(token) => token.cancelled().await,
+            None => std::future::pending().await,
+        }
     }
 }

@@ -5,14 +5,13 @@ use std::fmt;
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::messages;
 use crate::violation::Violation;
 
 /// Who has to act for a failed call to succeed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorClass {
     /// The caller: the arguments or the request must change.
     Input,
@@ -20,6 +19,23 @@ pub enum ErrorClass {
     Dependency,
     /// The server itself failed or is overloaded.
     System,
+}
+
+impl ErrorClass {
+    /// The class as the envelope writes it: `input`, `dependency` or `system`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Input => "input",
+            Self::Dependency => "dependency",
+            Self::System => "system",
+        }
+    }
+}
+
+impl Serialize for ErrorClass {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 /// A stable snake_case error code with its class and default retryability.
@@ -349,6 +365,15 @@ impl ToolError {
 
     /// The machine-readable envelope the model's client receives.
     pub fn envelope(&self, tool: &str, correlation_id: &str) -> ErrorEnvelope {
+        ErrorEnvelope {
+            violations: self.inner.violations.clone(),
+            ..self.envelope_head(tool, correlation_id)
+        }
+    }
+
+    /// The envelope without its violations, which the caller renders once for both the
+    /// envelope and the text.
+    pub(crate) fn envelope_head(&self, tool: &str, correlation_id: &str) -> ErrorEnvelope {
         let message = if self.is_masked() {
             messages::masked_internal_error(tool, correlation_id)
         } else {
@@ -362,7 +387,7 @@ impl ToolError {
             retry_after: self.inner.retry_after,
             hint: self.inner.hint.as_deref().map(str::to_string),
             correlation_id: correlation_id.to_string(),
-            violations: self.inner.violations.clone(),
+            violations: Vec::new(),
             details: self.inner.details.clone(),
         }
     }
@@ -405,8 +430,7 @@ where
 
 /// The structured form of an error result, found under [`ERROR_META_KEY`] in the result's
 /// `_meta`, and as `structuredContent` when the tool declares no output schema.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ErrorEnvelope {
     /// The stable code, such as `invalid_arguments`.
     pub code: String,
@@ -417,19 +441,56 @@ pub struct ErrorEnvelope {
     /// Whether the same call may succeed later.
     pub retryable: bool,
     /// Seconds to wait before retrying.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
     /// How to fix or work around the problem.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
     /// The id under which the server logged this error.
     pub correlation_id: String,
     /// One entry per argument problem.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub violations: Vec<Violation>,
     /// Extra machine-readable details from the tool author.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
+}
+
+impl ErrorEnvelope {
+    /// The envelope as JSON, with `violations` already rendered (see
+    /// [`Violation::to_json`]). The error path builds the map directly: going through
+    /// `Serialize` into a `Value` costs several times more.
+    pub(crate) fn to_json(&self, violations: Vec<Value>) -> Value {
+        let mut map = Map::with_capacity(9);
+        map.insert("code".into(), Value::String(self.code.clone()));
+        map.insert("class".into(), Value::String(self.class.as_str().into()));
+        map.insert("error".into(), Value::String(self.error.clone()));
+        map.insert("retryable".into(), Value::Bool(self.retryable));
+        if let Some(seconds) = self.retry_after {
+            map.insert("retryAfter".into(), Value::from(seconds));
+        }
+        if let Some(hint) = &self.hint {
+            map.insert("hint".into(), Value::String(hint.clone()));
+        }
+        map.insert(
+            "correlationId".into(),
+            Value::String(self.correlation_id.clone()),
+        );
+        if !violations.is_empty() {
+            map.insert("violations".into(), Value::Array(violations));
+        }
+        if let Some(details) = &self.details {
+            map.insert("details".into(), details.clone());
+        }
+        Value::Object(map)
+    }
+}
+
+impl Serialize for ErrorEnvelope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let violations = self
+            .violations
+            .iter()
+            .map(|violation| violation.to_json(violation.message()))
+            .collect();
+        self.to_json(violations).serialize(serializer)
+    }
 }
 
 /// The `_meta` key that holds the [`ErrorEnvelope`] of every error result.

@@ -357,25 +357,9 @@ pub fn invalid_arguments_summary(tool: &str, count: usize) -> String {
     }
 }
 
-/// The full text of an invalid-arguments result: headline, one line per violation, and the
-/// shape of a valid call.
-pub fn invalid_arguments_text(
-    summary: &str,
-    violations: &[Violation],
-    tool: &str,
-    signature: &str,
-) -> String {
-    invalid_arguments_text_of(
-        summary,
-        violations.iter().map(Violation::message),
-        tool,
-        signature,
-    )
-}
-
-/// [`invalid_arguments_text`] from messages already written (the envelope holds them), so
-/// that each is formatted once per error.
-pub fn invalid_arguments_text_of<M: AsRef<str>>(
+/// The full text of an invalid-arguments result: headline, one line per violation (each
+/// message written once, then shared with the envelope), and the shape of a valid call.
+pub fn invalid_arguments_text<M: AsRef<str>>(
     summary: &str,
     messages: impl IntoIterator<Item = M>,
     tool: &str,

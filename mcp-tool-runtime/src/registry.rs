@@ -1,12 +1,13 @@
 //! Tool definitions, built once, and the registry that lists and dispatches them.
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, OnceLock};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -16,13 +17,14 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::coerce::InputMode;
-use crate::context::ToolContext;
+use crate::context::{CallScope, ToolContext};
 use crate::error::{ERROR_META_KEY, ErrorCode, ToolError};
 use crate::messages;
 use crate::output::{IntoToolOutput, ToolOutput};
 use crate::schema::{self, SchemaProfile, SchemaRole, WRAPPED_RESULT_KEY};
 use crate::suggest;
 use crate::validate;
+use crate::violation::Violation;
 
 /// A boxed, sendable future, as tool handlers return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -244,7 +246,7 @@ impl ToolInfoBuilder {
 pub struct ToolCall<'a> {
     arguments: Option<&'a Value>,
     info: &'static ToolInfo,
-    context: ToolContext,
+    scope: Option<&'a CallScope>,
     input_mode: InputMode,
 }
 
@@ -255,7 +257,7 @@ impl<'a> ToolCall<'a> {
         Self {
             arguments,
             info,
-            context: ToolContext::detached(),
+            scope: None,
             input_mode: InputMode::default(),
         }
     }
@@ -266,15 +268,16 @@ impl<'a> ToolCall<'a> {
         self
     }
 
-    /// The same call with `context`.
-    pub fn with_context(mut self, context: ToolContext) -> Self {
-        self.context = context;
+    fn in_scope(mut self, scope: &'a CallScope) -> Self {
+        self.scope = Some(scope);
         self
     }
 
-    /// The call's context, for a tool that takes a [`ToolContext`] argument.
+    /// The call's context, for a tool that takes a [`ToolContext`] argument; detached when
+    /// the call was built with [`ToolCall::new`] alone.
     pub fn context(&self) -> ToolContext {
-        self.context.clone()
+        self.scope
+            .map_or_else(ToolContext::detached, CallScope::context)
     }
 
     /// Deserializes and validates the arguments, or reports every violation.
@@ -417,7 +420,9 @@ impl std::error::Error for UnknownTool {}
 /// The tools of one server: definitions published once, calls dispatched by name.
 pub struct ToolRegistry<S> {
     tools: Vec<ToolDef<S>>,
-    by_name: HashMap<&'static str, usize>,
+    /// Names and their index in `tools`, sorted by name: a binary search costs less than
+    /// hashing the name with SipHash, and the set never changes after `new`.
+    by_name: Vec<(&'static str, usize)>,
     published: Vec<Tool>,
     input_mode: InputMode,
 }
@@ -433,10 +438,16 @@ impl<S> fmt::Debug for ToolRegistry<S> {
 impl<S: Send + Sync + 'static> ToolRegistry<S> {
     /// A registry of `tools`, publishing schemas under `profile`. Fails on duplicate names.
     pub fn new(tools: Vec<ToolDef<S>>, profile: SchemaProfile) -> Result<Self, RegistryError> {
-        let mut by_name = HashMap::with_capacity(tools.len());
-        for (index, tool) in tools.iter().enumerate() {
+        let mut by_name: Vec<(&'static str, usize)> = tools
+            .iter()
+            .enumerate()
+            .map(|(index, tool)| (tool.info.name, index))
+            .collect();
+        by_name.sort_unstable();
+        let mut seen = HashSet::with_capacity(tools.len());
+        for tool in &tools {
             let name = tool.info.name;
-            if by_name.insert(name, index).is_some() {
+            if !seen.insert(name) {
                 return Err(RegistryError::DuplicateTool {
                     name: name.to_string(),
                 });
@@ -480,12 +491,19 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
 
     /// The published definition of one tool.
     pub fn published(&self, name: &str) -> Option<&Tool> {
-        self.by_name.get(name).map(|&index| &self.published[index])
+        self.index_of(name).map(|index| &self.published[index])
     }
 
     /// The definition and handler of one tool.
     pub fn get(&self, name: &str) -> Option<&ToolDef<S>> {
-        self.by_name.get(name).map(|&index| &self.tools[index])
+        self.index_of(name).map(|index| &self.tools[index])
+    }
+
+    fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name
+            .binary_search_by(|(known, _)| (*known).cmp(name))
+            .ok()
+            .map(|at| self.by_name[at].1)
     }
 
     /// Calls `name` with `arguments`. Every failure of the tool itself (bad arguments, an
@@ -496,29 +514,29 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         name: &str,
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
-        self.call_with(state, name, arguments, ToolContext::detached(), None)
-            .await
-    }
-
-    /// Calls `name` with `arguments` and `context`, stopping the tool when its time limit
-    /// passes: the tool's own (`#[mcp_tool(timeout = ...)]`), else `default_timeout`. A call
-    /// that runs over is dropped at the limit, its context is cancelled (for work it
-    /// spawned), and the result is a retryable `timeout` error.
-    pub async fn call_with(
-        &self,
-        state: &S,
-        name: &str,
-        arguments: Option<Value>,
-        context: ToolContext,
-        default_timeout: Option<Duration>,
-    ) -> Result<CallToolResult, UnknownTool> {
         let Some(tool) = self.get(name) else {
             return Err(self.unknown(name));
         };
+        Ok(self
+            .run(state, tool, arguments, &CallScope::detached(), None)
+            .await)
+    }
+
+    /// Runs `tool`, stopping it when its time limit passes: the tool's own
+    /// (`#[mcp_tool(timeout = ...)]`), else `default_timeout`. A call that runs over is
+    /// dropped at the limit, its context is cancelled (for work it spawned), and the result
+    /// is a retryable `timeout` error.
+    pub(crate) async fn run(
+        &self,
+        state: &S,
+        tool: &ToolDef<S>,
+        arguments: Option<Value>,
+        scope: &CallScope,
+        default_timeout: Option<Duration>,
+    ) -> CallToolResult {
         let info = tool.info;
-        let cancel = context.cancel_token().clone();
         let call = ToolCall::new(info, arguments.as_ref())
-            .with_context(context)
+            .in_scope(scope)
             .with_input_mode(self.input_mode);
         let running = CatchUnwind((tool.handler)(state, call));
         let outcome = match info.timeout.or(default_timeout) {
@@ -526,17 +544,17 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
             Some(limit) => match tokio::time::timeout(limit, running).await {
                 Ok(outcome) => outcome,
                 Err(_elapsed) => {
-                    cancel.cancel();
+                    scope.cancel_tool();
                     let error = ToolError::timeout(messages::timed_out(info.name, limit));
-                    return Ok(error_result(info, &error));
+                    return error_result(info, &error);
                 }
             },
         };
-        Ok(match outcome {
+        match outcome {
             Ok(Ok(output)) => success_result(info, output),
             Ok(Err(error)) => error_result(info, &error),
             Err(payload) => error_result(info, &ToolError::internal(Panicked::from(payload))),
-        })
+        }
     }
 
     pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
@@ -581,9 +599,33 @@ pub fn success_result(info: &ToolInfo, output: ToolOutput) -> CallToolResult {
     }
 }
 
-/// A fresh id that ties what the model saw to the server's log.
+/// A fresh id that ties what the model saw to the server's log: 32 hex digits, a random
+/// per-process half and a counter through a bijective mix, so ids never repeat within a
+/// process and are unlikely to across processes. No system call per error, unlike a v4 UUID.
 fn correlation_id() -> String {
-    uuid::Uuid::new_v4().simple().to_string()
+    static PROCESS: LazyLock<u64> = LazyLock::new(|| {
+        let random = uuid::Uuid::new_v4().as_u64_pair();
+        random.0 ^ random.1.rotate_left(32)
+    });
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mixed = splitmix64(count ^ PROCESS.rotate_left(17));
+    let mut id = String::with_capacity(32);
+    for half in [*PROCESS, mixed] {
+        for shift in (0..16).rev() {
+            let digit = ((half >> (shift * 4)) & 0xf) as u32;
+            id.push(char::from_digit(digit, 16).unwrap_or('0'));
+        }
+    }
+    id
+}
+
+/// A bijection on `u64` that scatters consecutive inputs (SplitMix64's finalizer).
+fn splitmix64(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// The `isError` result of a failed call, with its envelope; logs the failure.
@@ -605,40 +647,26 @@ pub fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
             "tool call failed"
         ),
     }
-    let envelope = error.envelope(tool, &correlation_id);
-    let plain_text = error.violations().is_empty().then(|| {
+    let head = error.envelope_head(tool, &correlation_id);
+    let violations = error.violations();
+    // Each violation's message is written once: into the text, then moved into the envelope.
+    let written: Vec<String> = violations.iter().map(Violation::message).collect();
+    let text = if violations.is_empty() {
         messages::error_text(
-            &envelope.error,
-            envelope.hint.as_deref(),
-            envelope.retryable,
-            envelope.retry_after,
+            &head.error,
+            head.hint.as_deref(),
+            head.retryable,
+            head.retry_after,
         )
-    });
-    let summary = envelope.error.clone();
-    let envelope = serde_json::to_value(&envelope).unwrap_or(Value::Null);
-    let text = plain_text.unwrap_or_else(|| {
-        // Each violation's message is written once, into the envelope; the text reuses it.
-        let written = envelope
-            .get("violations")
-            .and_then(Value::as_array)
-            .filter(|written| written.len() == error.violations().len());
-        match written {
-            Some(written) => messages::invalid_arguments_text_of(
-                &summary,
-                written
-                    .iter()
-                    .map(|v| v.get("message").and_then(Value::as_str).unwrap_or_default()),
-                tool,
-                info.signature(),
-            ),
-            None => messages::invalid_arguments_text(
-                &summary,
-                error.violations(),
-                tool,
-                info.signature(),
-            ),
-        }
-    });
+    } else {
+        messages::invalid_arguments_text(&head.error, &written, tool, info.signature())
+    };
+    let rendered = violations
+        .iter()
+        .zip(written)
+        .map(|(violation, message)| violation.to_json(message))
+        .collect();
+    let envelope = head.to_json(rendered);
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     // A TypeScript SDK 1.x client validates structuredContent against the outputSchema even
     // on errors, so a tool with an output schema carries the envelope in `_meta` only.

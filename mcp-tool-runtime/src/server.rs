@@ -17,7 +17,7 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 use crate::coerce::InputMode;
-use crate::context::{Session, ToolContext};
+use crate::context::{CallScope, Session};
 use crate::messages;
 use crate::protocol::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS};
 use crate::registry::{RegistryError, ToolDef, ToolRegistry, ToolSet, UnknownTool};
@@ -349,34 +349,41 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             meta.extend(request_meta);
         }
         // A non-object `arguments`, carried here by the transport (see `protocol`).
-        let raw = meta.remove(RAW_ARGUMENTS_META_KEY);
+        let raw = if meta.is_empty() {
+            None
+        } else {
+            meta.remove(RAW_ARGUMENTS_META_KEY)
+        };
         let arguments = match (request.arguments, raw) {
             (Some(object), _) => Some(Value::Object(object)),
             (None, raw) => raw,
         };
-        let Some(tool) = self.inner.registry.get(&request.name) else {
-            return Err(self.inner.registry.unknown(&request.name).into());
+        let registry = &self.inner.registry;
+        let Some(tool) = registry.get(&request.name) else {
+            return Err(registry.unknown(&request.name).into());
         };
-        let context = ToolContext::connected(
+        let scope = CallScope::connected(
             peer,
             Arc::clone(&self.session),
             id,
             meta,
             tool.info().name(),
-            ct.child_token(),
+            ct,
         );
-        let call = self.inner.registry.call_with(
+        let call = registry.run(
             &self.inner.state,
-            &request.name,
+            tool,
             arguments,
-            context,
+            &scope,
             self.inner.default_timeout,
         );
-        // rmcp cancels `ct` on `notifications/cancelled` and drops whatever is answered after;
-        // dropping the call here is what stops the tool's work.
+        // rmcp cancels the request's token on `notifications/cancelled` and drops whatever
+        // is answered after; dropping the call here is what stops the tool's work. The call
+        // goes first: most finish in their first poll, before any waiter is registered.
         tokio::select! {
-            result = call => Ok(result?.into()),
-            () = ct.cancelled() => {
+            biased;
+            result = call => Ok(result.into()),
+            () = scope.client_cancelled() => {
                 tracing::info!(tool = %request.name, "{}", messages::CANCELLED_BY_CLIENT);
                 Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, messages::CANCELLED_BY_CLIENT.to_string(), None))
             }

@@ -3,8 +3,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use serde::ser::SerializeMap;
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::messages;
 
@@ -267,37 +266,44 @@ impl fmt::Display for Violation {
 
 /// The envelope entry: `path`, `problem`, `expected`, `received`, `allowed`, `suggestion`,
 /// `message`.
-impl Serialize for Violation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("path", &self.path)?;
-        map.serialize_entry("problem", self.kind.problem())?;
+impl Violation {
+    /// This violation's entry in the error envelope, with its `message` already written (the
+    /// error path writes each message once and shares it with the text).
+    pub fn to_json(&self, message: String) -> Value {
+        let mut map = Map::with_capacity(7);
+        map.insert("path".into(), Value::String(self.path.to_string()));
+        map.insert("problem".into(), Value::String(self.kind.problem().into()));
         if let Some(expected) = self.expected() {
-            map.serialize_entry("expected", &expected)?;
+            map.insert("expected".into(), Value::String(expected));
         }
         if let Some(received) = &self.received {
-            map.serialize_entry("received", &messages::envelope_received(received))?;
+            map.insert("received".into(), messages::envelope_received(received));
         }
-        match &self.kind {
+        let (allowed, suggestion) = match &self.kind {
             ViolationKind::Enum {
                 allowed,
                 suggestion,
-            } => {
-                map.serialize_entry("allowed", allowed)?;
-                if let Some(suggestion) = suggestion {
-                    map.serialize_entry("suggestion", suggestion)?;
-                }
-            }
-            ViolationKind::Unknown { suggestion, valid } => {
-                map.serialize_entry("allowed", valid)?;
-                if let Some(suggestion) = suggestion {
-                    map.serialize_entry("suggestion", suggestion)?;
-                }
-            }
-            _ => {}
+            } => (Some(Value::Array(allowed.clone())), suggestion.clone()),
+            ViolationKind::Unknown { suggestion, valid } => (
+                Some(valid.iter().cloned().map(Value::String).collect()),
+                suggestion.clone().map(Value::String),
+            ),
+            _ => (None, None),
+        };
+        if let Some(allowed) = allowed {
+            map.insert("allowed".into(), allowed);
         }
-        map.serialize_entry("message", &self.message())?;
-        map.end()
+        if let Some(suggestion) = suggestion {
+            map.insert("suggestion".into(), suggestion);
+        }
+        map.insert("message".into(), Value::String(message));
+        Value::Object(map)
+    }
+}
+
+impl Serialize for Violation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json(self.message()).serialize(serializer)
     }
 }
 
