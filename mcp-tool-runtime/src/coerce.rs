@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use crate::schema::{MAP_PAIR_KEY, MAP_PAIR_VALUE};
+use crate::schema::{Lookup, MAP_PAIR_KEY, MAP_PAIR_VALUE};
 
 /// How forgiving argument parsing is. Set per server
 /// ([`ServerBuilder::input_mode`](crate::ServerBuilder::input_mode)).
@@ -35,13 +35,12 @@ const MAX_DEPTH: usize = 64;
 
 /// The repaired arguments, or `None` when nothing could be repaired.
 pub(crate) fn repair(value: &Value, schema: &Value, mode: InputMode) -> Option<Value> {
-    let mut repaired = value.clone();
     let repairer = Repairer {
-        defs: schema.get("$defs").and_then(Value::as_object),
+        defs: schema.lookup("$defs").and_then(Value::as_object),
         root: schema,
         lenient: mode == InputMode::Lenient,
     };
-    repairer.node(schema, &mut repaired, 0).then_some(repaired)
+    repairer.node(schema, value, 0)
 }
 
 struct Repairer<'s> {
@@ -51,11 +50,11 @@ struct Repairer<'s> {
 }
 
 fn is_null_schema(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("null")
+    schema.lookup("type").and_then(Value::as_str) == Some("null")
 }
 
 fn types_of(schema: &Value) -> Vec<&str> {
-    match schema.get("type") {
+    match schema.lookup("type") {
         Some(Value::String(name)) => vec![name.as_str()],
         Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
@@ -84,14 +83,14 @@ fn integral(number: &Number) -> Option<Number> {
 impl<'s> Repairer<'s> {
     fn resolve(&self, mut schema: &'s Value) -> &'s Value {
         for _ in 0..MAX_DEPTH {
-            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+            let Some(reference) = schema.lookup("$ref").and_then(Value::as_str) else {
                 return schema;
             };
             let target = match reference {
                 "#" => Some(self.root),
                 _ => reference
                     .strip_prefix("#/$defs/")
-                    .and_then(|name| self.defs?.get(name)),
+                    .and_then(|name| self.defs?.lookup(name)),
             };
             match target {
                 Some(target) => schema = target,
@@ -105,7 +104,7 @@ impl<'s> Repairer<'s> {
     fn non_null(&self, schema: &'s Value) -> &'s Value {
         let schema = self.resolve(schema);
         for keyword in ["anyOf", "oneOf"] {
-            if let Some(branches) = schema.get(keyword).and_then(Value::as_array)
+            if let Some(branches) = schema.lookup(keyword).and_then(Value::as_array)
                 && branches.len() == 2
                 && let Some(other) = branches.iter().find(|b| !is_null_schema(b))
                 && branches.iter().any(is_null_schema)
@@ -116,82 +115,93 @@ impl<'s> Repairer<'s> {
         schema
     }
 
-    /// Repairs `value` in place; true when anything changed.
-    fn node(&self, schema: &'s Value, value: &mut Value, depth: usize) -> bool {
+    /// The repaired copy of `value`, or `None` when nothing needs repair. Only what changes
+    /// is copied: most failed calls have nothing to repair, and copying the arguments up
+    /// front would cost them all.
+    fn node(&self, schema: &'s Value, value: &Value, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH || value.is_null() {
-            return false;
+            return None;
         }
         let schema = self.non_null(schema);
         let types = types_of(schema);
-        let mut changed = false;
         if let Value::Number(number) = value
             && types.contains(&"integer")
             && !types.contains(&"number")
             && let Some(whole) = integral(number)
         {
-            *value = Value::Number(whole);
-            return true;
+            return Some(Value::Number(whole));
         }
+        let mut replaced = None;
         if self.lenient
             && let Value::String(text) = value
             && !types.is_empty()
             && !types.contains(&"string")
-            && let Some(parsed) = lenient_parse(text, &types)
         {
-            *value = parsed;
-            changed = true;
+            replaced = lenient_parse(text, &types);
         }
-        if let Value::Array(items) = value
+        if let Value::Array(items) = replaced.as_ref().unwrap_or(value)
             && is_map(schema)
             && let Some(map) = pairs_to_map(items)
         {
-            *value = Value::Object(map);
-            changed = true;
+            replaced = Some(Value::Object(map));
         }
-        match value {
-            Value::Object(object) => changed | self.object(schema, object, depth),
-            Value::Array(items) => changed | self.array(schema, items, depth),
-            _ => changed,
-        }
+        let inner = match replaced.as_ref().unwrap_or(value) {
+            Value::Object(object) => self.object(schema, object, depth).map(Value::Object),
+            Value::Array(items) => self.array(schema, items, depth).map(Value::Array),
+            _ => None,
+        };
+        inner.or(replaced)
     }
 
-    fn object(&self, schema: &'s Value, object: &mut Map<String, Value>, depth: usize) -> bool {
-        let mut changed = false;
-        let properties = schema.get("properties").and_then(Value::as_object);
-        let required = crate::schema::required_names(schema.get("required"));
+    fn object(
+        &self,
+        schema: &'s Value,
+        object: &Map<String, Value>,
+        depth: usize,
+    ) -> Option<Map<String, Value>> {
+        let mut repaired: Option<Map<String, Value>> = None;
+        let properties = schema.lookup("properties").and_then(Value::as_object);
+        let required = crate::schema::required_names(schema.lookup("required"));
         if let Some(properties) = properties {
             for (name, property) in properties {
-                let Some(child) = object.get_mut(name) else {
+                let Some(child) = object.lookup(name) else {
                     continue;
                 };
                 if child.is_null() && !required.contains(&name.as_str()) {
-                    object.remove(name);
-                    changed = true;
-                    continue;
-                }
-                changed |= self.node(property, child, depth + 1);
-            }
-        }
-        if let Some(extra @ Value::Object(_)) = schema.get("additionalProperties") {
-            for (key, child) in object.iter_mut() {
-                if properties.is_none_or(|p| !p.contains_key(key)) {
-                    changed |= self.node(extra, child, depth + 1);
+                    repaired.get_or_insert_with(|| object.clone()).remove(name);
+                } else if let Some(child) = self.node(property, child, depth + 1) {
+                    repaired
+                        .get_or_insert_with(|| object.clone())
+                        .insert(name.clone(), child);
                 }
             }
         }
-        changed
+        if let Some(extra @ Value::Object(_)) = schema.lookup("additionalProperties") {
+            for (key, child) in object {
+                if properties.is_none_or(|p| p.lookup(key).is_none())
+                    && let Some(child) = self.node(extra, child, depth + 1)
+                {
+                    repaired
+                        .get_or_insert_with(|| object.clone())
+                        .insert(key.clone(), child);
+                }
+            }
+        }
+        repaired
     }
 
-    fn array(&self, schema: &'s Value, items: &mut [Value], depth: usize) -> bool {
-        let prefix = schema.get("prefixItems").and_then(Value::as_array);
-        let rest = schema.get("items").filter(|s| s.is_object());
-        let mut changed = false;
-        for (index, item) in items.iter_mut().enumerate() {
-            if let Some(item_schema) = prefix.and_then(|p| p.get(index)).or(rest) {
-                changed |= self.node(item_schema, item, depth + 1);
+    fn array(&self, schema: &'s Value, items: &[Value], depth: usize) -> Option<Vec<Value>> {
+        let prefix = schema.lookup("prefixItems").and_then(Value::as_array);
+        let rest = schema.lookup("items").filter(|s| s.is_object());
+        let mut repaired: Option<Vec<Value>> = None;
+        for (index, item) in items.iter().enumerate() {
+            if let Some(item_schema) = prefix.and_then(|p| p.get(index)).or(rest)
+                && let Some(item) = self.node(item_schema, item, depth + 1)
+            {
+                repaired.get_or_insert_with(|| items.to_vec())[index] = item;
             }
         }
-        changed
+        repaired
     }
 }
 
@@ -227,13 +237,13 @@ fn lenient_parse(text: &str, types: &[&str]) -> Option<Value> {
 }
 
 fn is_map(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("object")
+    schema.lookup("type").and_then(Value::as_str) == Some("object")
         && matches!(
-            schema.get("additionalProperties"),
+            schema.lookup("additionalProperties"),
             Some(Value::Object(_) | Value::Bool(true))
         )
         && schema
-            .get("properties")
+            .lookup("properties")
             .and_then(Value::as_object)
             .is_none_or(Map::is_empty)
 }
@@ -246,8 +256,8 @@ fn pairs_to_map(items: &[Value]) -> Option<Map<String, Value>> {
         if pair.len() != 2 {
             return None;
         }
-        let key = pair.get(MAP_PAIR_KEY)?.as_str()?;
-        let value = pair.get(MAP_PAIR_VALUE)?;
+        let key = pair.lookup(MAP_PAIR_KEY)?.as_str()?;
+        let value = pair.lookup(MAP_PAIR_VALUE)?;
         map.insert(key.to_string(), value.clone());
     }
     Some(map)

@@ -659,6 +659,34 @@ pub(crate) fn json_type_name(value: &Value) -> &'static str {
     }
 }
 
+/// Entry lookup in schema objects and in arguments. Both hold a handful of entries, and
+/// comparing a few names costs less than hashing the wanted one with SipHash, as
+/// `Map::get` does (under `preserve_order`); large maps still hash.
+pub(crate) trait Lookup {
+    /// The entry named `name`, if this is an object that has it.
+    fn lookup(&self, name: &str) -> Option<&Value>;
+}
+
+/// Up to this many entries, a scan beats hashing.
+const SCAN_LIMIT: usize = 12;
+
+impl Lookup for Map<String, Value> {
+    fn lookup(&self, name: &str) -> Option<&Value> {
+        if self.len() <= SCAN_LIMIT {
+            self.iter()
+                .find_map(|(key, value)| (key == name).then_some(value))
+        } else {
+            self.get(name)
+        }
+    }
+}
+
+impl Lookup for Value {
+    fn lookup(&self, name: &str) -> Option<&Value> {
+        self.as_object()?.lookup(name)
+    }
+}
+
 /// The names in a schema's `required` member (pass `schema.get("required")`).
 pub(crate) fn required_names(required: Option<&Value>) -> Vec<&str> {
     required

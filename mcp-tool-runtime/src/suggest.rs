@@ -5,23 +5,65 @@ pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
     ranked(input, candidates).into_iter().next()
 }
 
-/// The likely-typo candidates for `input`, closest first.
+/// The likely-typo candidates for `input`, closest first. Case is ignored.
 pub fn ranked<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let wanted = input.to_lowercase();
+    let wanted_chars = wanted.chars().count();
     let mut scored: Vec<(usize, &'a str)> = candidates
         .into_iter()
         .filter_map(|candidate| {
-            // Optimal string alignment: a swap of two neighbours ("emial") is one edit.
-            let distance = strsim::osa_distance(&wanted, &candidate.to_lowercase());
-            let limit = (candidate.chars().count().max(wanted.chars().count()) / 3).max(1);
+            let candidate_chars = candidate.chars().count();
+            let limit = (candidate_chars.max(wanted_chars) / 3).max(1);
             let contains = candidate.len() >= 3
                 && wanted.len() >= 3
                 && (candidate.contains(wanted.as_str()) || wanted.contains(candidate));
+            // The distance is at least the difference in length: most candidates are ruled
+            // out without computing it.
+            if !contains && candidate_chars.abs_diff(wanted_chars) > limit {
+                return None;
+            }
+            let distance = distance(&wanted, candidate);
             (distance <= limit || contains).then_some((distance, candidate))
         })
         .collect();
     scored.sort_by_key(|(distance, candidate)| (*distance, *candidate));
     scored.into_iter().map(|(_, candidate)| candidate).collect()
+}
+
+/// The longest ASCII names compared without allocating.
+const SHORT: usize = 48;
+
+/// Optimal string alignment distance between `wanted` (already lowercase) and `candidate`,
+/// ignoring case: a swap of two neighbours ("emial") is one edit.
+fn distance(wanted: &str, candidate: &str) -> usize {
+    let (a, b) = (wanted.as_bytes(), candidate.as_bytes());
+    if !(wanted.is_ascii() && candidate.is_ascii() && a.len() < SHORT && b.len() < SHORT) {
+        return strsim::osa_distance(wanted, &candidate.to_lowercase());
+    }
+    let same = |i: usize, j: usize| a[i] == b[j].to_ascii_lowercase();
+    // Three rows of the edit matrix: two back (for swaps), one back, and the current.
+    let mut before = [0usize; SHORT];
+    let mut previous = [0usize; SHORT];
+    let mut current = [0usize; SHORT];
+    for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j;
+    }
+    for i in 0..a.len() {
+        current[0] = i + 1;
+        for j in 0..b.len() {
+            let cost = usize::from(!same(i, j));
+            let mut best = (previous[j] + cost)
+                .min(previous[j + 1] + 1)
+                .min(current[j] + 1);
+            if i > 0 && j > 0 && same(i, j - 1) && same(i - 1, j) {
+                best = best.min(before[j - 1] + 1);
+            }
+            current[j + 1] = best;
+        }
+        before = previous;
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 #[cfg(test)]
@@ -40,5 +82,24 @@ mod tests {
             Some("add_item")
         );
         assert_eq!(closest("zzz", ["add_item", "get_user"]), None);
+    }
+
+    #[test]
+    fn ascii_distance_agrees_with_strsim() {
+        let words = [
+            "", "a", "ab", "ba", "emial", "email", "quantiy", "quantity", "Add_Iten", "add_item",
+            "sku", "skus", "note", "tone", "abcdef", "badcfe", "kitten", "sitting", "caNe", "acne",
+        ];
+        for wanted in words {
+            let lowered = wanted.to_lowercase();
+            for candidate in words {
+                assert_eq!(
+                    distance(&lowered, candidate),
+                    strsim::osa_distance(&lowered, &candidate.to_lowercase()),
+                    "{wanted} vs {candidate}"
+                );
+            }
+        }
+        assert_eq!(distance("näme", "name"), 1);
     }
 }

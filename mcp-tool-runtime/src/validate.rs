@@ -18,7 +18,7 @@ use crate::coerce::{self, InputMode};
 use crate::error::ToolError;
 use crate::messages;
 use crate::registry::ToolInfo;
-use crate::schema::{integer_format_bounds, json_type_name, required_names};
+use crate::schema::{Lookup, integer_format_bounds, json_type_name, required_names};
 use crate::suggest;
 use crate::violation::{ArgPath, LengthUnit, PathSegment, StringFormat, Violation, ViolationKind};
 
@@ -166,7 +166,7 @@ pub(crate) struct SchemaWalker<'s> {
 impl<'s> SchemaWalker<'s> {
     pub(crate) fn new(root: &'s Value) -> Self {
         Self {
-            defs: root.get("$defs").and_then(Value::as_object),
+            defs: root.lookup("$defs").and_then(Value::as_object),
             root,
         }
     }
@@ -180,12 +180,12 @@ impl<'s> SchemaWalker<'s> {
     /// Follows `$ref` chains to the schema they name.
     fn resolve(&self, mut schema: &'s Value) -> &'s Value {
         for _ in 0..MAX_DEPTH {
-            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+            let Some(reference) = schema.lookup("$ref").and_then(Value::as_str) else {
                 return schema;
             };
             let target = reference
                 .strip_prefix("#/$defs/")
-                .and_then(|name| self.defs?.get(name))
+                .and_then(|name| self.defs?.lookup(name))
                 .or_else(|| (reference == "#").then_some(self.root));
             match target {
                 Some(target) => schema = target,
@@ -200,11 +200,11 @@ impl<'s> SchemaWalker<'s> {
         let mut node = self.non_null(self.resolve(self.root));
         for segment in path.segments() {
             node = match segment {
-                PathSegment::Key(key) => node.get("properties")?.get(key)?,
+                PathSegment::Key(key) => node.lookup("properties")?.lookup(key)?,
                 PathSegment::Index(index) => node
-                    .get("prefixItems")
+                    .lookup("prefixItems")
                     .and_then(|items| items.get(*index))
-                    .or_else(|| node.get("items"))?,
+                    .or_else(|| node.lookup("items"))?,
             };
             node = self.non_null(self.resolve(node));
         }
@@ -214,7 +214,7 @@ impl<'s> SchemaWalker<'s> {
     /// For an optional value's `anyOf: [T, null]`, the `T`.
     fn non_null(&self, schema: &'s Value) -> &'s Value {
         for keyword in ["anyOf", "oneOf"] {
-            if let Some(branches) = schema.get(keyword).and_then(Value::as_array) {
+            if let Some(branches) = schema.lookup(keyword).and_then(Value::as_array) {
                 let others: Vec<&Value> = branches.iter().filter(|b| !is_null_type(b)).collect();
                 if others.len() == 1 && branches.len() == 2 {
                     return self.resolve(others[0]);
@@ -246,30 +246,30 @@ impl<'s> SchemaWalker<'s> {
         let Value::Object(keywords) = schema else {
             return;
         };
-        if let Some(all) = keywords.get("allOf").and_then(Value::as_array) {
+        if let Some(all) = keywords.lookup("allOf").and_then(Value::as_array) {
             for branch in all {
                 self.check_node(branch, value, path, out, depth + 1);
             }
         }
-        if let Some(allowed) = keywords.get("enum").and_then(Value::as_array) {
+        if let Some(allowed) = keywords.lookup("enum").and_then(Value::as_array) {
             if !allowed.contains(value) {
                 out.push(enum_violation(path, allowed.clone(), value));
             }
             return;
         }
-        if let Some(constant) = keywords.get("const") {
+        if let Some(constant) = keywords.lookup("const") {
             if constant != value {
                 out.push(enum_violation(path, vec![constant.clone()], value));
             }
             return;
         }
         for keyword in ["anyOf", "oneOf"] {
-            if let Some(branches) = keywords.get(keyword).and_then(Value::as_array) {
+            if let Some(branches) = keywords.lookup(keyword).and_then(Value::as_array) {
                 self.check_union(branches, value, path, out, depth);
                 return;
             }
         }
-        if let Some(types) = keywords.get("type")
+        if let Some(types) = keywords.lookup("type")
             && !type_matches(types, value)
         {
             out.push(Violation::new(
@@ -298,12 +298,12 @@ impl<'s> SchemaWalker<'s> {
         out: &mut Vec<Violation>,
         depth: usize,
     ) {
-        let properties = keywords.get("properties").and_then(Value::as_object);
-        let required = required_names(keywords.get("required"));
+        let properties = keywords.lookup("properties").and_then(Value::as_object);
+        let required = required_names(keywords.lookup("required"));
         if let Some(properties) = properties {
             for (name, property) in properties {
                 path.push(PathSegment::Key(name.clone()));
-                match object.get(name) {
+                match object.lookup(name) {
                     Some(child) => self.check_node(property, child, path, out, depth + 1),
                     None if required.contains(&name.as_str()) => out.push(Violation::new(
                         path.clone(),
@@ -317,8 +317,8 @@ impl<'s> SchemaWalker<'s> {
                 path.pop();
             }
         }
-        let known = |key: &str| properties.is_some_and(|p| p.contains_key(key));
-        let extra = keywords.get("additionalProperties");
+        let known = |key: &str| properties.is_some_and(|p| p.lookup(key).is_some());
+        let extra = keywords.lookup("additionalProperties");
         for (key, child) in object.iter().filter(|(key, _)| !known(key)) {
             match extra {
                 Some(Value::Bool(false)) => {
@@ -362,8 +362,8 @@ impl<'s> SchemaWalker<'s> {
         out: &mut Vec<Violation>,
         depth: usize,
     ) {
-        let prefix = keywords.get("prefixItems").and_then(Value::as_array);
-        let rest = keywords.get("items");
+        let prefix = keywords.lookup("prefixItems").and_then(Value::as_array);
+        let rest = keywords.lookup("items");
         for (index, item) in items.iter().enumerate() {
             let schema = prefix.and_then(|p| p.get(index)).or(rest);
             if let Some(schema) = schema {
@@ -391,7 +391,7 @@ impl<'s> SchemaWalker<'s> {
         ) {
             out.push(Violation::new(path.clone(), violation, Some(value.clone())));
         }
-        if keywords.get("uniqueItems") == Some(&Value::Bool(true)) {
+        if keywords.lookup("uniqueItems") == Some(&Value::Bool(true)) {
             let duplicated = items
                 .iter()
                 .enumerate()
@@ -491,8 +491,8 @@ impl<'s> SchemaWalker<'s> {
         };
         let tag_schema = |branch: &&'s Value| {
             branch
-                .get("properties")
-                .and_then(|p| p.get(tag))
+                .lookup("properties")
+                .and_then(|p| p.lookup(tag))
                 .map(|s| self.resolve(s))
         };
         let allowed: Vec<Value> = branches
@@ -501,7 +501,7 @@ impl<'s> SchemaWalker<'s> {
             .filter_map(constants_of)
             .flatten()
             .collect();
-        let Some(given) = object.get(tag) else {
+        let Some(given) = object.lookup(tag) else {
             out.push(Violation::new(
                 path.key(tag),
                 ViolationKind::Missing {
@@ -538,7 +538,10 @@ impl<'s> SchemaWalker<'s> {
     pub(crate) fn describe(&self, schema: &'s Value) -> String {
         let schema = self.non_null(self.resolve(schema));
         if let Some(allowed) = constants_of(schema).or_else(|| {
-            let branches = schema.get("oneOf").or(schema.get("anyOf"))?.as_array()?;
+            let branches = schema
+                .lookup("oneOf")
+                .or(schema.lookup("anyOf"))?
+                .as_array()?;
             branches.iter().try_fold(Vec::new(), |mut all, b| {
                 all.extend(constants_of(self.resolve(b))?);
                 Some(all)
@@ -554,19 +557,19 @@ impl<'s> SchemaWalker<'s> {
         if types.is_empty() {
             let branches: Vec<&Value> = ["oneOf", "anyOf"]
                 .iter()
-                .filter_map(|k| schema.get(*k)?.as_array())
+                .filter_map(|k| schema.lookup(k)?.as_array())
                 .flatten()
                 .map(|b| self.resolve(b))
                 .collect();
             return self.describe_union(&branches);
         }
         if types == ["array"]
-            && let Some(items) = schema.get("items")
+            && let Some(items) = schema.lookup("items")
         {
             let items = self.non_null(self.resolve(items));
             let mut item_types = type_names_of_schema(items);
             if item_types.is_empty()
-                && let Some(branches) = items.get("oneOf").or(items.get("anyOf"))
+                && let Some(branches) = items.lookup("oneOf").or(items.lookup("anyOf"))
             {
                 let branches = branches.as_array().map(Vec::as_slice).unwrap_or_default();
                 for branch in branches {
@@ -582,7 +585,7 @@ impl<'s> SchemaWalker<'s> {
         let range = range_of(keywords);
         let constraint = if let Some(range) = &range {
             Some(messages::Constraint::Range(range))
-        } else if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str) {
+        } else if let Some(pattern) = keywords.lookup("pattern").and_then(Value::as_str) {
             Some(messages::Constraint::Pattern(pattern))
         } else {
             let (min, max) = bounds(keywords, "minLength", "maxLength");
@@ -593,32 +596,32 @@ impl<'s> SchemaWalker<'s> {
 }
 
 fn is_null_type(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("null")
+    schema.lookup("type").and_then(Value::as_str) == Some("null")
 }
 
 /// The values a branch allows when it is a fixed set (`const` or `enum`).
 fn constants_of(schema: &Value) -> Option<Vec<Value>> {
-    if let Some(constant) = schema.get("const") {
+    if let Some(constant) = schema.lookup("const") {
         return Some(vec![constant.clone()]);
     }
-    schema.get("enum").and_then(Value::as_array).cloned()
+    schema.lookup("enum").and_then(Value::as_array).cloned()
 }
 
 /// A property that every branch requires and fixes to constants: the enum's tag.
 fn discriminator(branches: &[&Value]) -> Option<String> {
     let first = branches.first()?;
-    let candidates = first.get("properties")?.as_object()?;
+    let candidates = first.lookup("properties")?.as_object()?;
     candidates
         .keys()
         .find(|name| {
             branches.iter().all(|branch| {
                 let required = branch
-                    .get("required")
+                    .lookup("required")
                     .and_then(Value::as_array)
                     .is_some_and(|r| r.iter().any(|n| n == name.as_str()));
                 let fixed = branch
-                    .get("properties")
-                    .and_then(|p| p.get(name.as_str()))
+                    .lookup("properties")
+                    .and_then(|p| p.lookup(name.as_str()))
                     .and_then(constants_of)
                     .is_some();
                 required && fixed
@@ -652,7 +655,7 @@ fn type_names(types: &Value) -> Vec<&str> {
 }
 
 fn type_names_of_schema(schema: &Value) -> Vec<&'static str> {
-    if let Some(types) = schema.get("type") {
+    if let Some(types) = schema.lookup("type") {
         return type_names(types)
             .into_iter()
             .filter_map(static_type)
@@ -690,8 +693,8 @@ fn bounds(
     max_keyword: &str,
 ) -> (Option<u64>, Option<u64>) {
     (
-        keywords.get(min_keyword).and_then(Value::as_u64),
-        keywords.get(max_keyword).and_then(Value::as_u64),
+        keywords.lookup(min_keyword).and_then(Value::as_u64),
+        keywords.lookup(max_keyword).and_then(Value::as_u64),
     )
 }
 
@@ -730,7 +733,7 @@ fn check_string(
     ) {
         out.push(Violation::new(path.clone(), violation, Some(value.clone())));
     }
-    if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str)
+    if let Some(pattern) = keywords.lookup("pattern").and_then(Value::as_str)
         && !pattern_matches(pattern, text)
     {
         out.push(Violation::new(
@@ -742,7 +745,7 @@ fn check_string(
             Some(value.clone()),
         ));
     }
-    let format = match keywords.get("format").and_then(Value::as_str) {
+    let format = match keywords.lookup("format").and_then(Value::as_str) {
         Some("email") if !text.validate_email() => Some(StringFormat::Email),
         Some("uri" | "url") if !text.validate_url() => Some(StringFormat::Url),
         // Formats that serde types (uuid, chrono) enforce: checked here too, so that the
@@ -803,7 +806,7 @@ fn is_date_time(text: &str) -> bool {
 
 fn first_example(keywords: &Map<String, Value>) -> Option<Value> {
     keywords
-        .get("examples")
+        .lookup("examples")
         .and_then(Value::as_array)
         .and_then(|examples| examples.first())
         .cloned()
@@ -811,16 +814,19 @@ fn first_example(keywords: &Map<String, Value>) -> Option<Value> {
 
 /// The bounds a number schema sets, as a (not yet violated) range.
 fn range_of(keywords: &Map<String, Value>) -> Option<ViolationKind> {
-    let format = keywords.get("format").and_then(Value::as_str).unwrap_or("");
+    let format = keywords
+        .lookup("format")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let (format_min, format_max) = integer_format_bounds(format);
     let pick = |keyword: &str, exclusive: &str, implied: Option<i128>, lower: bool| {
         let given = keywords
-            .get(exclusive)
+            .lookup(exclusive)
             .and_then(as_number)
             .map(|n| (n, true))
             .or_else(|| {
                 keywords
-                    .get(keyword)
+                    .lookup(keyword)
                     .and_then(as_number)
                     .map(|n| (n, false))
             });
@@ -994,7 +1000,7 @@ fn violation_from_validator(
             }
         }
         "regex" => match schema
-            .and_then(|s| s.get("pattern"))
+            .and_then(|s| s.lookup("pattern"))
             .and_then(Value::as_str)
         {
             Some(pattern) => ViolationKind::Pattern {
@@ -1030,8 +1036,8 @@ fn violation_from_validator(
 pub(crate) fn signature(schema: &Value) -> String {
     let walker = SchemaWalker::new(schema);
     let root = walker.resolve(schema);
-    let required = required_names(root.get("required"));
-    root.get("properties")
+    let required = required_names(root.lookup("required"));
+    root.lookup("properties")
         .and_then(Value::as_object)
         .map(|properties| {
             properties
@@ -1041,7 +1047,7 @@ pub(crate) fn signature(schema: &Value) -> String {
                         name,
                         &walker.describe(property),
                         required.contains(&name.as_str()),
-                        property.get("default"),
+                        property.lookup("default"),
                     )
                 })
                 .collect::<Vec<_>>()
