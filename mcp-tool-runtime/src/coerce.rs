@@ -53,12 +53,31 @@ fn is_null_schema(schema: &Value) -> bool {
     schema.lookup("type").and_then(Value::as_str) == Some("null")
 }
 
-fn types_of(schema: &Value) -> Vec<&str> {
-    match schema.lookup("type") {
-        Some(Value::String(name)) => vec![name.as_str()],
-        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
+/// The JSON types a schema's `type` names, borrowed from the schema: read for every node a
+/// repair visits, so it does not allocate.
+#[derive(Clone, Copy)]
+struct Types<'s>(Option<&'s Value>);
+
+impl Types<'_> {
+    fn contains(&self, name: &str) -> bool {
+        match self.0 {
+            Some(Value::String(only)) => only == name,
+            Some(Value::Array(names)) => names.iter().any(|n| n == name),
+            _ => false,
+        }
     }
+
+    fn is_empty(&self) -> bool {
+        match self.0 {
+            Some(Value::String(_)) => false,
+            Some(Value::Array(names)) => !names.iter().any(Value::is_string),
+            _ => true,
+        }
+    }
+}
+
+fn types_of(schema: &Value) -> Types<'_> {
+    Types(schema.lookup("type"))
 }
 
 /// An integral float (`5.0`) as an integer.
@@ -125,8 +144,8 @@ impl<'s> Repairer<'s> {
         let schema = self.non_null(schema);
         let types = types_of(schema);
         if let Value::Number(number) = value
-            && types.contains(&"integer")
-            && !types.contains(&"number")
+            && types.contains("integer")
+            && !types.contains("number")
             && let Some(whole) = integral(number)
         {
             return Some(Value::Number(whole));
@@ -135,9 +154,9 @@ impl<'s> Repairer<'s> {
         if self.lenient
             && let Value::String(text) = value
             && !types.is_empty()
-            && !types.contains(&"string")
+            && !types.contains("string")
         {
-            replaced = lenient_parse(text, &types);
+            replaced = lenient_parse(text, types);
         }
         if let Value::Array(items) = replaced.as_ref().unwrap_or(value)
             && is_map(schema)
@@ -206,9 +225,9 @@ impl<'s> Repairer<'s> {
 }
 
 /// The value a model meant by a string, if the schema's types say what it must be.
-fn lenient_parse(text: &str, types: &[&str]) -> Option<Value> {
+fn lenient_parse(text: &str, types: Types<'_>) -> Option<Value> {
     let trimmed = text.trim();
-    let wants = |t: &str| types.contains(&t);
+    let wants = |t: &str| types.contains(t);
     if (wants("array") || wants("object")) && (trimmed.starts_with('[') || trimmed.starts_with('{'))
     {
         let parsed: Value = serde_json::from_str(trimmed).ok()?;

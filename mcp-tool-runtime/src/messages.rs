@@ -52,21 +52,33 @@ fn join_or(mut parts: Vec<String>) -> String {
     }
 }
 
-fn truncate(text: &str, max_chars: usize) -> String {
-    if text.chars().count() <= max_chars {
-        return text.to_string();
+/// Appends `text`, cut to `max_chars` characters with an ellipsis.
+fn push_truncated(out: &mut String, text: &str, max_chars: usize) {
+    // A string of at most `max_chars` bytes has at most that many characters.
+    if text.len() <= max_chars || text.chars().count() <= max_chars {
+        out.push_str(text);
+        return;
     }
-    let mut cut: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    out.extend(text.chars().take(max_chars.saturating_sub(1)));
+    out.push('…');
 }
 
 /// A received value as the model reads it: strings in single quotes, everything else as
 /// compact JSON, cut at [`MAX_RECEIVED_CHARS`].
 pub fn received(value: &Value) -> String {
+    let mut out = String::new();
+    push_received(&mut out, value);
+    out
+}
+
+fn push_received(out: &mut String, value: &Value) {
     match value {
-        Value::String(text) => format!("'{}'", truncate(text, MAX_RECEIVED_CHARS)),
-        other => truncate(&other.to_string(), MAX_RECEIVED_CHARS),
+        Value::String(text) => {
+            out.push('\'');
+            push_truncated(out, text, MAX_RECEIVED_CHARS);
+            out.push('\'');
+        }
+        other => push_truncated(out, &other.to_string(), MAX_RECEIVED_CHARS),
     }
 }
 
@@ -182,13 +194,14 @@ fn format_name(format: &StringFormat) -> String {
     }
 }
 
-fn pattern_phrase(pattern: &str, example: Option<&Value>) -> String {
-    match example {
-        Some(example) => format!(
-            "match the pattern `{pattern}` (for example {})",
-            received(example)
-        ),
-        None => format!("match the pattern `{pattern}`"),
+fn push_pattern_phrase(out: &mut String, pattern: &str, example: Option<&Value>) {
+    out.push_str("match the pattern `");
+    out.push_str(pattern);
+    out.push('`');
+    if let Some(example) = example {
+        out.push_str(" (for example ");
+        push_received(out, example);
+        out.push(')');
     }
 }
 
@@ -204,10 +217,9 @@ pub fn violation_expected(kind: &ViolationKind) -> Option<String> {
             format!("a value that must {}", length_bounds(*min, *max, *unit))
         }
         ViolationKind::Pattern { pattern, example } => {
-            format!(
-                "a string that must {}",
-                pattern_phrase(pattern, example.as_ref())
-            )
+            let mut out = String::from("a string that must ");
+            push_pattern_phrase(&mut out, pattern, example.as_ref());
+            out
         }
         ViolationKind::Format { format } => format_name(format),
         ViolationKind::Enum { allowed, .. } => format!("one of {}", quoted_list(allowed)),
@@ -218,10 +230,18 @@ pub fn violation_expected(kind: &ViolationKind) -> Option<String> {
 }
 
 fn subject(path: &ArgPath) -> String {
+    let mut out = String::new();
+    push_subject(&mut out, path);
+    out
+}
+
+fn push_subject(out: &mut String, path: &ArgPath) {
     if path.is_root() {
-        "The arguments".into()
+        out.push_str("The arguments");
     } else {
-        format!("Argument '{path}'")
+        out.push_str("Argument '");
+        path.write_into(out);
+        out.push('\'');
     }
 }
 
@@ -231,36 +251,81 @@ fn is_or_are(path: &ArgPath) -> &'static str {
 }
 
 fn but_received(received_value: Option<&Value>) -> String {
-    match received_value {
-        Some(value) => format!(", but received {}", received(value)),
-        None => String::new(),
+    let mut out = String::new();
+    push_but_received(&mut out, received_value);
+    out
+}
+
+fn push_but_received(out: &mut String, received_value: Option<&Value>) {
+    if let Some(value) = received_value {
+        out.push_str(", but received ");
+        push_received(out, value);
     }
 }
 
 /// The one sentence (or two) that explains a violation.
 pub fn violation(violation: &Violation) -> String {
-    let who = subject(&violation.path);
-    let got = but_received(violation.received.as_ref());
+    // The commonest problems are written straight into one buffer: the error path formats
+    // one message per violation, and each `format!` of parts costs an allocation more.
+    let path = &violation.path;
+    let mut text = String::with_capacity(128);
     match &violation.kind {
-        ViolationKind::TypeMismatch { expected } => format!("{who} expected {expected}{got}."),
+        ViolationKind::TypeMismatch { expected } => {
+            push_subject(&mut text, path);
+            text.push_str(" expected ");
+            text.push_str(expected);
+            push_but_received(&mut text, violation.received.as_ref());
+            text.push('.');
+            return text;
+        }
+        ViolationKind::Pattern { pattern, example } => {
+            push_subject(&mut text, path);
+            text.push_str(" must ");
+            push_pattern_phrase(&mut text, pattern, example.as_ref());
+            push_but_received(&mut text, violation.received.as_ref());
+            text.push('.');
+            return text;
+        }
         ViolationKind::Missing { expected } => {
-            format!(
-                "Missing required argument '{}': expected {expected}.",
-                violation.path
-            )
+            text.push_str("Missing required argument '");
+            path.write_into(&mut text);
+            text.push_str("': expected ");
+            text.push_str(expected);
+            text.push('.');
+            return text;
         }
         ViolationKind::Unknown { suggestion, valid } => {
-            let mut text = format!("Unknown argument '{}'.", violation.path);
+            text.push_str("Unknown argument '");
+            path.write_into(&mut text);
+            text.push_str("'.");
             if let Some(suggestion) = suggestion {
-                let _ = write!(text, " Did you mean '{suggestion}'?");
+                text.push_str(" Did you mean '");
+                text.push_str(suggestion);
+                text.push_str("'?");
             }
             if valid.is_empty() {
                 text.push_str(" This tool takes no arguments.");
             } else {
-                let _ = write!(text, " Valid arguments here: {}.", valid.join(", "));
+                text.push_str(" Valid arguments here: ");
+                for (position, name) in valid.iter().enumerate() {
+                    if position > 0 {
+                        text.push_str(", ");
+                    }
+                    text.push_str(name);
+                }
+                text.push('.');
             }
-            text
+            return text;
         }
+        _ => {}
+    }
+    let who = subject(path);
+    let got = but_received(violation.received.as_ref());
+    match &violation.kind {
+        ViolationKind::TypeMismatch { .. }
+        | ViolationKind::Pattern { .. }
+        | ViolationKind::Missing { .. }
+        | ViolationKind::Unknown { .. } => text,
         ViolationKind::Range { .. } => {
             format!("{who} must be {}{got}.", range_bounds(&violation.kind))
         }
@@ -281,12 +346,6 @@ pub fn violation(violation: &Violation) -> String {
             format!(
                 "{who} must {}, but received {detail}.",
                 length_bounds(*min, *max, *unit)
-            )
-        }
-        ViolationKind::Pattern { pattern, example } => {
-            format!(
-                "{who} must {}{got}.",
-                pattern_phrase(pattern, example.as_ref())
             )
         }
         ViolationKind::Format { format } => format!("{who} must be {}{got}.", format_name(format)),

@@ -16,7 +16,8 @@ pub fn ranked<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             let limit = (candidate_chars.max(wanted_chars) / 3).max(1);
             let contains = candidate.len() >= 3
                 && wanted.len() >= 3
-                && (candidate.contains(wanted.as_str()) || wanted.contains(candidate));
+                && ((candidate.len() > wanted.len() && candidate.contains(wanted.as_str()))
+                    || (wanted.len() > candidate.len() && wanted.contains(candidate)));
             // The distance is at least the difference in length: most candidates are ruled
             // out without computing it.
             if !contains && candidate_chars.abs_diff(wanted_chars) > limit {
@@ -40,30 +41,32 @@ fn distance(wanted: &str, candidate: &str) -> usize {
     if !(wanted.is_ascii() && candidate.is_ascii() && a.len() < SHORT && b.len() < SHORT) {
         return strsim::osa_distance(wanted, &candidate.to_lowercase());
     }
-    let same = |i: usize, j: usize| a[i] == b[j].to_ascii_lowercase();
-    // Three rows of the edit matrix: two back (for swaps), one back, and the current.
-    let mut before = [0usize; SHORT];
-    let mut previous = [0usize; SHORT];
-    let mut current = [0usize; SHORT];
-    for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
-        *cell = j;
+    let mut lowered = [0u8; SHORT];
+    for (slot, byte) in lowered.iter_mut().zip(b) {
+        *slot = byte.to_ascii_lowercase();
     }
-    for i in 0..a.len() {
-        current[0] = i + 1;
-        for j in 0..b.len() {
-            let cost = usize::from(!same(i, j));
-            let mut best = (previous[j] + cost)
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-            if i > 0 && j > 0 && same(i, j - 1) && same(i - 1, j) {
-                best = best.min(before[j - 1] + 1);
+    let b = &lowered[..b.len()];
+    // Three rows of the edit matrix, reused in turn: two back (for swaps), one back, current.
+    let mut rows = [[0u8; SHORT]; 3];
+    for (j, cell) in rows[1].iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j as u8;
+    }
+    let (mut before, mut previous, mut current) = (0, 1, 2);
+    for (i, &wanted_byte) in a.iter().enumerate() {
+        rows[current][0] = i as u8 + 1;
+        for (j, &candidate_byte) in b.iter().enumerate() {
+            let cost = u8::from(wanted_byte != candidate_byte);
+            let mut best = (rows[previous][j] + cost)
+                .min(rows[previous][j + 1] + 1)
+                .min(rows[current][j] + 1);
+            if i > 0 && j > 0 && wanted_byte == b[j - 1] && a[i - 1] == candidate_byte {
+                best = best.min(rows[before][j - 1] + 1);
             }
-            current[j + 1] = best;
+            rows[current][j + 1] = best;
         }
-        before = previous;
-        previous = current;
+        (before, previous, current) = (previous, current, before);
     }
-    previous[b.len()]
+    usize::from(rows[previous][b.len()])
 }
 
 #[cfg(test)]

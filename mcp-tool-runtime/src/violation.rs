@@ -80,21 +80,38 @@ fn is_plain_key(key: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-impl fmt::Display for ArgPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ArgPath {
+    /// Appends the path as code writes it (`items[2].quantity`): the error path renders
+    /// several paths per call, and `Display` through a formatter costs more.
+    pub(crate) fn write_into(&self, out: &mut String) {
         for (position, segment) in self.0.iter().enumerate() {
             match segment {
                 PathSegment::Key(key) if is_plain_key(key) => {
                     if position > 0 {
-                        f.write_str(".")?;
+                        out.push('.');
                     }
-                    f.write_str(key)?;
+                    out.push_str(key);
                 }
-                PathSegment::Key(key) => write!(f, "[{}]", Value::String(key.clone()))?,
-                PathSegment::Index(index) => write!(f, "[{index}]")?,
+                PathSegment::Key(key) => {
+                    out.push('[');
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(']');
+                }
+                PathSegment::Index(index) => {
+                    out.push('[');
+                    out.push_str(&index.to_string());
+                    out.push(']');
+                }
             }
         }
-        Ok(())
+    }
+}
+
+impl fmt::Display for ArgPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::new();
+        self.write_into(&mut text);
+        f.write_str(&text)
     }
 }
 
@@ -271,7 +288,9 @@ impl Violation {
     /// error path writes each message once and shares it with the text).
     pub fn to_json(&self, message: String) -> Value {
         let mut map = Map::with_capacity(7);
-        map.insert("path".into(), Value::String(self.path.to_string()));
+        let mut path = String::new();
+        self.path.write_into(&mut path);
+        map.insert("path".into(), Value::String(path));
         map.insert("problem".into(), Value::String(self.kind.problem().into()));
         if let Some(expected) = self.expected() {
             map.insert("expected".into(), Value::String(expected));
