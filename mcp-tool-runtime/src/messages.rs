@@ -59,7 +59,11 @@ fn push_truncated(out: &mut String, text: &str, max_chars: usize) {
         out.push_str(text);
         return;
     }
-    out.extend(text.chars().take(max_chars.saturating_sub(1)));
+    let cut = text
+        .char_indices()
+        .nth(max_chars.saturating_sub(1))
+        .map_or(text.len(), |(at, _)| at);
+    out.push_str(&text[..cut]);
     out.push('…');
 }
 
