@@ -7,14 +7,16 @@
 //! and the session goes on. Well-formed messages reach rmcp unchanged, except a `tools/call`
 //! whose `arguments` is not an object (see [`crate::protocol::RAW_ARGUMENTS_META_KEY`]).
 
-use std::io;
+use std::io::{self, Read, Write};
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+use std::thread;
 
 use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, ReadBuf};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::protocol::{self, Inbound};
 
@@ -66,13 +68,33 @@ pub struct LineTransport<R> {
     oversized: Option<Vec<u8>>,
     limit: usize,
     outbox: Option<mpsc::UnboundedSender<Vec<u8>>>,
-    writer: Option<JoinHandle<()>>,
+    /// Resolves (with an error: its sender is dropped) once the writer has stopped.
+    writer_stopped: Option<oneshot::Receiver<()>>,
 }
 
-impl LineTransport<tokio::io::Stdin> {
+impl LineTransport<StdinReader> {
     /// A transport over this process's stdin and stdout.
+    ///
+    /// Both are served by one dedicated thread each ("mcp-stdin" and "mcp-stdout"), not by
+    /// tokio's `stdin()`/`stdout()`: those run every read and every write as a
+    /// `spawn_blocking` task, so how many blocking-pool threads the process has, each with its
+    /// stack, depends on the load (7 to 16 threads were seen under the same benchmark). With
+    /// two fixed threads the count is known from the start, no task is spawned per read or
+    /// write, and the writer sends everything queued with one system call.
+    ///
+    /// If a thread cannot be started, the session ends at once: a failed reader is reported
+    /// as a read error by the first `receive`, a failed writer makes every `send` fail.
     pub fn stdio(options: &StdioOptions) -> Self {
-        Self::new(tokio::io::stdin(), tokio::io::stdout(), options)
+        let (outbox, queue) = mpsc::unbounded_channel::<Vec<u8>>();
+        let (stopped, writer_stopped) = oneshot::channel();
+        let spawned = thread::Builder::new()
+            .name("mcp-stdout".into())
+            .spawn(move || write_stdout(queue, stopped));
+        if let Err(error) = spawned {
+            // The closure, and with it the queue, is gone: every send reports the closed output.
+            tracing::error!(%error, "cannot start the stdout thread");
+        }
+        Self::with_writer(StdinReader::spawn(), outbox, writer_stopped, options)
     }
 }
 
@@ -86,7 +108,10 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let (outbox, mut queue) = mpsc::unbounded_channel::<Vec<u8>>();
-        let writer = tokio::spawn(async move {
+        let (stopped, writer_stopped) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            // Dropped when this task ends, however it ends, which is what `close` waits for.
+            let _stopped = stopped;
             let mut writer = writer;
             while let Some(line) = queue.recv().await {
                 let written = async {
@@ -103,13 +128,24 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
                 }
             }
         });
+        Self::with_writer(reader, outbox, writer_stopped, options)
+    }
+
+    /// A transport reading from `reader` whose output goes to `outbox`, drained by a writer
+    /// that drops the sender of `writer_stopped` when it stops.
+    fn with_writer(
+        reader: R,
+        outbox: mpsc::UnboundedSender<Vec<u8>>,
+        writer_stopped: oneshot::Receiver<()>,
+        options: &StdioOptions,
+    ) -> Self {
         Self {
             reader: BufReader::new(reader),
             line: Vec::new(),
             oversized: None,
             limit: options.max_message_bytes,
             outbox: Some(outbox),
-            writer: Some(writer),
+            writer_stopped: Some(writer_stopped),
         }
     }
 
@@ -223,9 +259,169 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
     async fn close(&mut self) -> Result<(), Self::Error> {
         // Closing the queue lets the writer finish what is queued, then stop.
         drop(self.outbox.take());
-        if let Some(writer) = self.writer.take() {
-            let _ = writer.await;
+        if let Some(stopped) = self.writer_stopped.take() {
+            // Never sent on: the error that comes when the writer drops the sender is the signal.
+            let _ = stopped.await;
         }
         Ok(())
     }
+}
+
+/// How much one read of stdin asks for: the size of std's stdin buffer and of the
+/// `BufReader` in front of this reader, which is what one read took before. Pipelined requests
+/// are small, so one read still takes dozens of them.
+const STDIN_CHUNK_BYTES: usize = 8 * 1024;
+
+/// How many chunks read from stdin may wait for the transport. When they are all waiting, the
+/// reader thread stops reading and the client's writes block, as they would with no thread in
+/// between: the server takes input only as fast as it handles it. Kept small because every
+/// waiting chunk is memory held for nothing.
+const STDIN_CHUNKS_QUEUED: usize = 4;
+
+/// The most the stdout thread gathers before writing. Allocated once, at its full size, so
+/// that the buffer never moves or grows while serving.
+const STDOUT_BATCH_BYTES: usize = 64 * 1024;
+
+/// This process's stdin as an [`AsyncRead`], read by a dedicated thread named "mcp-stdin".
+///
+/// The thread reads chunks as they come and hands them over through a bounded channel;
+/// polling takes them from there, so a dropped read loses nothing (the channel and the rest of
+/// the current chunk live in `self`). The thread stops at end of input, after a read error
+/// (which the next read reports), or at its next chunk once this reader is dropped. Blocked in
+/// a read, it cannot be woken: if the session ends before stdin does, the thread stays until
+/// the process exits. That is harmless: it is detached, so it never delays the exit, and
+/// tokio's own `stdin()` has the same limitation, with a read that even holds up the runtime's
+/// shutdown.
+pub struct StdinReader {
+    chunks: mpsc::Receiver<io::Result<Vec<u8>>>,
+    current: Vec<u8>,
+    /// How much of `current` has been read.
+    taken: usize,
+}
+
+impl StdinReader {
+    /// Starts the reader thread. Only [`LineTransport::stdio`] does: two readers of stdin
+    /// would split the client's lines between them.
+    fn spawn() -> Self {
+        let (sender, chunks) = mpsc::channel(STDIN_CHUNKS_QUEUED);
+        let for_thread = sender.clone();
+        let spawned = thread::Builder::new()
+            .name("mcp-stdin".into())
+            .spawn(move || read_stdin(&for_thread));
+        if let Err(error) = spawned {
+            // Reported by the first read; the channel is empty, so there is room for it.
+            let _ = sender.try_send(Err(error));
+        }
+        Self {
+            chunks,
+            current: Vec::new(),
+            taken: 0,
+        }
+    }
+}
+
+impl AsyncRead for StdinReader {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        while this.taken == this.current.len() {
+            match ready!(this.chunks.poll_recv(cx)) {
+                Some(Ok(chunk)) => {
+                    this.current = chunk;
+                    this.taken = 0;
+                }
+                Some(Err(error)) => return Poll::Ready(Err(error)),
+                // The thread has stopped without an error: end of input, reported as a read
+                // of nothing.
+                None => return Poll::Ready(Ok(())),
+            }
+        }
+        let rest = &this.current[this.taken..];
+        let count = rest.len().min(buf.remaining());
+        buf.put_slice(&rest[..count]);
+        this.taken += count;
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// The "mcp-stdin" thread: reads stdin into `chunks` until end of input, a read error, or the
+/// reader's end of the channel is gone.
+fn read_stdin(chunks: &mpsc::Sender<io::Result<Vec<u8>>>) {
+    let stdin = io::stdin();
+    // Reused for every read; what is sent is a copy of the bytes read, sized to them, so that
+    // a chunk holds no more memory than it carries.
+    let mut buffer = vec![0; STDIN_CHUNK_BYTES];
+    loop {
+        // Through `Stdin`, not the raw descriptor, so that bytes an earlier read of stdin in
+        // this process left in std's buffer come first. Past those, a read this large skips
+        // that buffer and goes straight to the descriptor.
+        let chunk = match stdin.lock().read(&mut buffer) {
+            Ok(0) => return,
+            Ok(count) => Ok(buffer[..count].to_vec()),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => Err(error),
+        };
+        let failed = chunk.is_err();
+        if chunks.blocking_send(chunk).is_err() || failed {
+            return;
+        }
+    }
+}
+
+/// The "mcp-stdout" thread: writes every queued line to stdout until the queue closes or a
+/// write fails. Dropping `_stopped` on return tells [`LineTransport::close`] it is done.
+fn write_stdout(mut queue: mpsc::UnboundedReceiver<Vec<u8>>, _stopped: oneshot::Sender<()>) {
+    let stdout = io::stdout();
+    let mut batch = Vec::with_capacity(STDOUT_BATCH_BYTES);
+    while let Some(first) = queue.blocking_recv() {
+        if let Err(error) = write_queued(&stdout, &mut queue, first, &mut batch) {
+            // Returning drops the queue, so every later send reports the closed output.
+            tracing::error!(%error, "cannot write to the client; closing the output");
+            return;
+        }
+    }
+}
+
+/// Writes `first` and whatever else is queued, then flushes once.
+///
+/// Lines are gathered into `batch` because std's stdout is line buffered: written one by one,
+/// each line would be a system call of its own, while a batch that ends in a newline goes out
+/// in one. The lock is taken per batch, not for the thread's life, so that a stray `println!`
+/// elsewhere in the process waits for one batch instead of hanging forever.
+fn write_queued(
+    stdout: &io::Stdout,
+    queue: &mut mpsc::UnboundedReceiver<Vec<u8>>,
+    first: Vec<u8>,
+    batch: &mut Vec<u8>,
+) -> io::Result<()> {
+    let mut out = stdout.lock();
+    let mut next = Some(first);
+    while let Some(line) = next {
+        if batch.len() + line.len() > STDOUT_BATCH_BYTES {
+            // Out with what is gathered first, so that `batch` never grows past its capacity.
+            write_batch(&mut out, batch)?;
+        }
+        if line.len() > STDOUT_BATCH_BYTES {
+            // Bigger than a whole batch: written as it is rather than copied.
+            out.write_all(&line)?;
+        } else {
+            batch.extend_from_slice(&line);
+        }
+        next = queue.try_recv().ok();
+    }
+    write_batch(&mut out, batch)?;
+    out.flush()
+}
+
+/// Writes and empties `batch`, keeping its capacity for the next one.
+fn write_batch(out: &mut impl Write, batch: &mut Vec<u8>) -> io::Result<()> {
+    if !batch.is_empty() {
+        let written = out.write_all(batch);
+        batch.clear();
+        written?;
+    }
+    Ok(())
 }
