@@ -718,3 +718,20 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::correlation_id;
+
+    #[test]
+    fn correlation_ids_are_32_hex_digits_and_never_repeat() {
+        let ids: HashSet<String> = (0..10_000).map(|_| correlation_id()).collect();
+        assert_eq!(ids.len(), 10_000);
+        assert!(
+            ids.iter()
+                .all(|id| id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        );
+    }
+}
