@@ -273,6 +273,8 @@ pub fn violation(violation: &Violation) -> String {
     // one message per violation, and each `format!` of parts costs an allocation more.
     let path = &violation.path;
     let mut text = String::with_capacity(128);
+    let who = || subject(path);
+    let got = || but_received(violation.received.as_ref());
     match &violation.kind {
         ViolationKind::TypeMismatch { expected } => {
             push_subject(&mut text, path);
@@ -280,7 +282,7 @@ pub fn violation(violation: &Violation) -> String {
             text.push_str(expected);
             push_but_received(&mut text, violation.received.as_ref());
             text.push('.');
-            return text;
+            text
         }
         ViolationKind::Pattern { pattern, example } => {
             push_subject(&mut text, path);
@@ -288,7 +290,7 @@ pub fn violation(violation: &Violation) -> String {
             push_pattern_phrase(&mut text, pattern, example.as_ref());
             push_but_received(&mut text, violation.received.as_ref());
             text.push('.');
-            return text;
+            text
         }
         ViolationKind::Missing { expected } => {
             text.push_str("Missing required argument '");
@@ -296,7 +298,7 @@ pub fn violation(violation: &Violation) -> String {
             text.push_str("': expected ");
             text.push_str(expected);
             text.push('.');
-            return text;
+            text
         }
         ViolationKind::Unknown { suggestion, valid } => {
             text.push_str("Unknown argument '");
@@ -319,19 +321,15 @@ pub fn violation(violation: &Violation) -> String {
                 }
                 text.push('.');
             }
-            return text;
+            text
         }
-        _ => {}
-    }
-    let who = subject(path);
-    let got = but_received(violation.received.as_ref());
-    match &violation.kind {
-        ViolationKind::TypeMismatch { .. }
-        | ViolationKind::Pattern { .. }
-        | ViolationKind::Missing { .. }
-        | ViolationKind::Unknown { .. } => text,
         ViolationKind::Range { .. } => {
-            format!("{who} must be {}{got}.", range_bounds(&violation.kind))
+            format!(
+                "{who} must be {}{got}.",
+                range_bounds(&violation.kind),
+                who = who(),
+                got = got()
+            )
         }
         ViolationKind::Length {
             min,
@@ -349,32 +347,55 @@ pub fn violation(violation: &Violation) -> String {
             };
             format!(
                 "{who} must {}, but received {detail}.",
-                length_bounds(*min, *max, *unit)
+                length_bounds(*min, *max, *unit),
+                who = who()
             )
         }
-        ViolationKind::Format { format } => format!("{who} must be {}{got}.", format_name(format)),
+        ViolationKind::Format { format } => format!(
+            "{who} must be {}{got}.",
+            format_name(format),
+            who = who(),
+            got = got()
+        ),
         ViolationKind::Enum {
             allowed,
             suggestion,
         } => {
-            let mut text = format!("{who} must be one of {}{got}.", quoted_list(allowed));
+            let mut text = format!(
+                "{who} must be one of {}{got}.",
+                quoted_list(allowed),
+                who = who(),
+                got = got()
+            );
             if let Some(suggestion) = suggestion {
                 let _ = write!(text, " Did you mean {}?", received(suggestion));
             }
             text
         }
-        ViolationKind::NotUnique => format!("{who} must not contain duplicate items{got}."),
+        ViolationKind::NotUnique => format!(
+            "{who} must not contain duplicate items{got}.",
+            who = who(),
+            got = got()
+        ),
         ViolationKind::NotAnObject => {
-            format!("The arguments must be a JSON object of named arguments{got}.")
+            format!(
+                "The arguments must be a JSON object of named arguments{got}.",
+                got = got()
+            )
         }
         ViolationKind::Custom { code, message } => {
             let why = message
                 .clone()
                 .unwrap_or_else(|| format!("failed the '{code}' check"));
-            format!("{who} {} invalid: {why}{got}.", is_or_are(&violation.path))
+            format!(
+                "{who} {} invalid: {why}{got}.",
+                is_or_are(path),
+                who = who(),
+                got = got()
+            )
         }
         ViolationKind::Invalid { reason } => {
-            format!("{who} {} invalid: {reason}.", is_or_are(&violation.path))
+            format!("{who} {} invalid: {reason}.", is_or_are(path), who = who())
         }
     }
 }
