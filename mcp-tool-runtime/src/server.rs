@@ -240,6 +240,10 @@ impl<S: Send + Sync + 'static> McpServer<S> {
 
     /// Serves MCP over this process's stdin and stdout until the client disconnects, with
     /// the default [`StdioOptions`].
+    ///
+    /// A stdio server has one client, so a `current_thread` runtime is usually enough. It
+    /// also keeps peak memory flat: a multi-threaded runtime spreads calls over one glibc
+    /// malloc arena per worker, and each arena keeps its own high-water mark.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         self.serve_stdio_with(StdioOptions::default()).await
     }

@@ -74,8 +74,7 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     logging::init_stderr();
     let args = match parse_args() {
         Ok(args) => args,
@@ -104,6 +103,30 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // stdio serves one client whose work here is a few SQLite statements: one thread runs it
+    // all, starts faster and keeps the allocator to one arena, so peak memory settles after
+    // the first calls (BENCHMARKS.md, P7). HTTP serves many clients at once and gets a worker
+    // per core.
+    let runtime = match args.http {
+        Some(_) => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build(),
+        None => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+    };
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            tracing::error!(%error, "cannot start the async runtime");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(serve(server, args))
+}
+
+/// Serves `server` over the transport `args` choose until the client goes away.
+async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
     let served = match args.http {
         Some(addr) => {
             let mut options = HttpOptions::from_env().stateless(args.stateless);
