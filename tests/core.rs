@@ -1320,7 +1320,7 @@ fn retry_after_is_at_least_one_second() {
 #[test]
 fn one_second_retry_reads_in_the_singular() {
     let error = ToolError::timeout("Slow upstream.").with_retry_after(Duration::from_millis(300));
-    let result = mcp_tool_runtime::registry::error_result(quote_tool::<()>().info(), &error);
+    let result = mcp_tool_runtime::registry::error_result(quote_tool::<()>().info(), error);
     assert_eq!(
         text(&result),
         "Slow upstream.\nThis is temporary: retry after 1 second."

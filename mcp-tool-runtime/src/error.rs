@@ -2,12 +2,14 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::messages;
+use crate::shape::Shape;
 use crate::violation::Violation;
 
 /// Who has to act for a failed call to succeed.
@@ -366,29 +368,42 @@ impl ToolError {
     /// The machine-readable envelope the model's client receives.
     pub fn envelope(&self, tool: &str, correlation_id: &str) -> ErrorEnvelope {
         ErrorEnvelope {
-            violations: self.inner.violations.clone(),
-            ..self.envelope_head(tool, correlation_id)
-        }
-    }
-
-    /// The envelope without its violations, which the caller renders once for both the
-    /// envelope and the text.
-    pub(crate) fn envelope_head(&self, tool: &str, correlation_id: &str) -> ErrorEnvelope {
-        let message = if self.is_masked() {
-            messages::masked_internal_error(tool, correlation_id)
-        } else {
-            self.inner.message.to_string()
-        };
-        ErrorEnvelope {
             code: self.inner.code.as_str().to_string(),
             class: self.inner.code.class(),
-            error: message,
+            error: self.model_message(tool, correlation_id),
             retryable: self.inner.retryable,
             retry_after: self.inner.retry_after,
             hint: self.inner.hint.as_deref().map(str::to_string),
             correlation_id: correlation_id.to_string(),
-            violations: Vec::new(),
+            violations: self.inner.violations.clone(),
             details: self.inner.details.clone(),
+        }
+    }
+
+    /// [`ToolError::envelope`], moving this error's parts instead of copying them: the error
+    /// path consumes the error.
+    pub(crate) fn into_envelope(self, tool: &str, correlation_id: String) -> ErrorEnvelope {
+        let error = self.model_message(tool, &correlation_id);
+        let inner = *self.inner;
+        ErrorEnvelope {
+            code: inner.code.as_str().to_string(),
+            class: inner.code.class(),
+            error,
+            retryable: inner.retryable,
+            retry_after: inner.retry_after,
+            hint: inner.hint.map(Cow::into_owned),
+            correlation_id,
+            violations: inner.violations,
+            details: inner.details,
+        }
+    }
+
+    /// The message the model reads: the error's own, or the masked one.
+    fn model_message(&self, tool: &str, correlation_id: &str) -> String {
+        if self.is_masked() {
+            messages::masked_internal_error(tool, correlation_id)
+        } else {
+            self.inner.message.to_string()
         }
     }
 }
@@ -453,43 +468,50 @@ pub struct ErrorEnvelope {
 }
 
 impl ErrorEnvelope {
-    /// The envelope as JSON, with `violations` already rendered (see
-    /// [`Violation::to_json`]). The error path builds the map directly: going through
-    /// `Serialize` into a `Value` costs several times more.
-    pub(crate) fn to_json(&self, violations: Vec<Value>) -> Value {
-        let mut map = Map::with_capacity(9);
-        map.insert("code".into(), Value::String(self.code.clone()));
-        map.insert("class".into(), Value::String(self.class.as_str().into()));
-        map.insert("error".into(), Value::String(self.error.clone()));
-        map.insert("retryable".into(), Value::Bool(self.retryable));
-        if let Some(seconds) = self.retry_after {
-            map.insert("retryAfter".into(), Value::from(seconds));
-        }
-        if let Some(hint) = &self.hint {
-            map.insert("hint".into(), Value::String(hint.clone()));
-        }
-        map.insert(
-            "correlationId".into(),
-            Value::String(self.correlation_id.clone()),
-        );
-        if !violations.is_empty() {
-            map.insert("violations".into(), Value::Array(violations));
-        }
-        if let Some(details) = &self.details {
-            map.insert("details".into(), details.clone());
-        }
-        Value::Object(map)
+    /// The envelope as JSON, with `messages[i]` the already written message of the `i`-th
+    /// violation (the error path writes each once and shares it with the text). The map is
+    /// built directly: going through `Serialize` into a `Value` costs several times more.
+    pub(crate) fn into_json(self, messages: Vec<String>) -> Value {
+        static SHAPE: LazyLock<Shape> = LazyLock::new(|| {
+            Shape::new(
+                &[
+                    "code",
+                    "class",
+                    "error",
+                    "retryable",
+                    "retryAfter",
+                    "hint",
+                    "correlationId",
+                    "violations",
+                    "details",
+                ],
+                &["retryAfter", "hint", "violations", "details"],
+            )
+        });
+        let violations: Vec<Value> = self
+            .violations
+            .into_iter()
+            .zip(messages)
+            .map(|(violation, message)| violation.into_json(message))
+            .collect();
+        SHAPE.object([
+            Some(Value::String(self.code)),
+            Some(Value::String(self.class.as_str().into())),
+            Some(Value::String(self.error)),
+            Some(Value::Bool(self.retryable)),
+            self.retry_after.map(Value::from),
+            self.hint.map(Value::String),
+            Some(Value::String(self.correlation_id)),
+            (!violations.is_empty()).then_some(Value::Array(violations)),
+            self.details,
+        ])
     }
 }
 
 impl Serialize for ErrorEnvelope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let violations = self
-            .violations
-            .iter()
-            .map(|violation| violation.to_json(violation.message()))
-            .collect();
-        self.to_json(violations).serialize(serializer)
+        let messages = self.violations.iter().map(Violation::message).collect();
+        self.clone().into_json(messages).serialize(serializer)
     }
 }
 

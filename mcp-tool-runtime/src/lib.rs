@@ -52,6 +52,7 @@ pub mod registry;
 pub mod retry;
 pub mod schema;
 pub mod server;
+mod shape;
 pub mod stdio;
 mod suggest;
 pub mod validate;

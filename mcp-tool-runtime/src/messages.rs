@@ -91,8 +91,8 @@ pub const MAX_ENVELOPE_RECEIVED_CHARS: usize = 1024;
 
 /// A received value for the envelope: the value itself, or its cut rendering when it is too
 /// large to echo back.
-pub fn envelope_received(value: &Value) -> Value {
-    let small = match value {
+pub fn envelope_received(value: Value) -> Value {
+    let small = match &value {
         Value::String(text) => text.len() <= MAX_ENVELOPE_RECEIVED_CHARS,
         Value::Array(_) | Value::Object(_) => {
             value.to_string().len() <= MAX_ENVELOPE_RECEIVED_CHARS
@@ -100,9 +100,9 @@ pub fn envelope_received(value: &Value) -> Value {
         _ => true,
     };
     if small {
-        value.clone()
+        value
     } else {
-        Value::String(received(value))
+        Value::String(received(&value))
     }
 }
 
@@ -209,24 +209,34 @@ fn push_pattern_phrase(out: &mut String, pattern: &str, example: Option<&Value>)
     }
 }
 
+/// The envelope's `expected` for an unknown argument.
+pub(crate) const UNKNOWN_EXPECTED: &str = "no such argument";
+
+/// The envelope's `expected` for a value outside `allowed`.
+pub(crate) fn enum_expected(allowed: &[Value]) -> String {
+    format!("one of {}", quoted_list(allowed))
+}
+
 /// What a violation expected, as a phrase for the envelope's `expected` field.
 pub fn violation_expected(kind: &ViolationKind) -> Option<String> {
     Some(match kind {
         ViolationKind::TypeMismatch { expected } | ViolationKind::Missing { expected } => {
             expected.clone()
         }
-        ViolationKind::Unknown { .. } => "no such argument".into(),
+        ViolationKind::Unknown { .. } => UNKNOWN_EXPECTED.into(),
         ViolationKind::Range { .. } => format!("a number {}", range_bounds(kind)),
         ViolationKind::Length { min, max, unit, .. } => {
             format!("a value that must {}", length_bounds(*min, *max, *unit))
         }
         ViolationKind::Pattern { pattern, example } => {
-            let mut out = String::from("a string that must ");
+            const LEAD: &str = "a string that must ";
+            let mut out = String::with_capacity(LEAD.len() + 24 + pattern.len());
+            out.push_str(LEAD);
             push_pattern_phrase(&mut out, pattern, example.as_ref());
             out
         }
         ViolationKind::Format { format } => format_name(format),
-        ViolationKind::Enum { allowed, .. } => format!("one of {}", quoted_list(allowed)),
+        ViolationKind::Enum { allowed, .. } => enum_expected(allowed),
         ViolationKind::NotUnique => "an array without duplicate items".into(),
         ViolationKind::NotAnObject => "an object of named arguments".into(),
         ViolationKind::Custom { .. } | ViolationKind::Invalid { .. } => return None,
@@ -445,17 +455,29 @@ pub fn invalid_arguments_summary(tool: &str, count: usize) -> String {
 /// message written once, then shared with the envelope), and the shape of a valid call.
 pub fn invalid_arguments_text<M: AsRef<str>>(
     summary: &str,
-    messages: impl IntoIterator<Item = M>,
+    messages: &[M],
     tool: &str,
     signature: &str,
 ) -> String {
-    let mut text = summary.to_string();
+    const VALID_CALL: &str = "\nValid call: ";
+    let size = summary.len()
+        + messages.iter().map(|m| 3 + m.as_ref().len()).sum::<usize>()
+        + VALID_CALL.len()
+        + tool.len()
+        + signature.len()
+        + 2;
+    let mut text = String::with_capacity(size);
+    text.push_str(summary);
     for message in messages {
         text.push_str("\n- ");
         text.push_str(message.as_ref());
     }
     if !signature.is_empty() {
-        let _ = write!(text, "\nValid call: {tool}({signature})");
+        text.push_str(VALID_CALL);
+        text.push_str(tool);
+        text.push('(');
+        text.push_str(signature);
+        text.push(')');
     }
     text
 }

@@ -22,6 +22,7 @@ use crate::error::{ERROR_META_KEY, ErrorCode, ToolError};
 use crate::messages;
 use crate::output::{IntoToolOutput, ToolOutput};
 use crate::schema::{self, SchemaProfile, SchemaRole, WRAPPED_RESULT_KEY};
+use crate::shape::Shape;
 use crate::suggest;
 use crate::validate;
 use crate::violation::Violation;
@@ -546,14 +547,14 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
                 Err(_elapsed) => {
                     scope.cancel_tool();
                     let error = ToolError::timeout(messages::timed_out(info.name, limit));
-                    return error_result(info, &error);
+                    return error_result(info, error);
                 }
             },
         };
         match outcome {
             Ok(Ok(output)) => success_result(info, output),
-            Ok(Err(error)) => error_result(info, &error),
-            Err(payload) => error_result(info, &ToolError::internal(Panicked::from(payload))),
+            Ok(Err(error)) => error_result(info, error),
+            Err(payload) => error_result(info, ToolError::internal(Panicked::from(payload))),
         }
     }
 
@@ -629,7 +630,7 @@ fn splitmix64(mut x: u64) -> u64 {
 }
 
 /// The `isError` result of a failed call, with its envelope; logs the failure.
-pub fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
+pub fn error_result(info: &ToolInfo, error: ToolError) -> CallToolResult {
     let correlation_id = correlation_id();
     let tool = info.name;
     let code = error.code().as_str();
@@ -647,35 +648,28 @@ pub fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
             "tool call failed"
         ),
     }
-    let head = error.envelope_head(tool, &correlation_id);
-    let violations = error.violations();
+    let envelope = error.into_envelope(tool, correlation_id);
     // Each violation's message is written once: into the text, then moved into the envelope.
-    let written: Vec<String> = violations.iter().map(Violation::message).collect();
-    let text = if violations.is_empty() {
+    let written: Vec<String> = envelope.violations.iter().map(Violation::message).collect();
+    let text = if envelope.violations.is_empty() {
         messages::error_text(
-            &head.error,
-            head.hint.as_deref(),
-            head.retryable,
-            head.retry_after,
+            &envelope.error,
+            envelope.hint.as_deref(),
+            envelope.retryable,
+            envelope.retry_after,
         )
     } else {
-        messages::invalid_arguments_text(&head.error, &written, tool, info.signature())
+        messages::invalid_arguments_text(&envelope.error, &written, tool, info.signature())
     };
-    let rendered = violations
-        .iter()
-        .zip(written)
-        .map(|(violation, message)| violation.to_json(message))
-        .collect();
-    let envelope = head.to_json(rendered);
+    let envelope = envelope.into_json(written);
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     // A TypeScript SDK 1.x client validates structuredContent against the outputSchema even
     // on errors, so a tool with an output schema carries the envelope in `_meta` only.
     if info.output_schema.is_none() {
         result.structured_content = Some(envelope.clone());
     }
-    let mut meta = JsonObject::new();
-    meta.insert(ERROR_META_KEY.into(), envelope);
-    result.meta = Some(MetaObject(meta));
+    static META: LazyLock<Shape> = LazyLock::new(|| Shape::new(&[ERROR_META_KEY], &[]));
+    result.meta = Some(MetaObject(META.map([Some(envelope)])));
     result
 }
 

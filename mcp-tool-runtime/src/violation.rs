@@ -1,11 +1,13 @@
 //! One problem with one argument: where it is, what was expected, what arrived.
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use serde::Serialize;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use crate::messages;
+use crate::shape::Shape;
 
 /// A step into the arguments: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -81,6 +83,18 @@ fn is_plain_key(key: &str) -> bool {
 }
 
 impl ArgPath {
+    /// About how many bytes [`ArgPath::write_into`] appends (exact for plain keys), to size
+    /// a buffer once.
+    pub(crate) fn written_len(&self) -> usize {
+        self.0
+            .iter()
+            .map(|segment| match segment {
+                PathSegment::Key(key) => key.len() + 1,
+                PathSegment::Index(_) => 4,
+            })
+            .sum()
+    }
+
     /// Appends the path as code writes it (`items[2].quantity`): the error path renders
     /// several paths per call, and `Display` through a formatter costs more.
     pub(crate) fn write_into(&self, out: &mut String) {
@@ -287,36 +301,55 @@ impl Violation {
     /// This violation's entry in the error envelope, with its `message` already written (the
     /// error path writes each message once and shares it with the text).
     pub fn to_json(&self, message: String) -> Value {
-        let mut map = Map::with_capacity(7);
-        let mut path = String::new();
+        self.clone().into_json(message)
+    }
+
+    /// [`Violation::to_json`], moving this violation's values instead of copying them.
+    pub(crate) fn into_json(self, message: String) -> Value {
+        static SHAPE: LazyLock<Shape> = LazyLock::new(|| {
+            Shape::new(
+                &[
+                    "path",
+                    "problem",
+                    "expected",
+                    "received",
+                    "allowed",
+                    "suggestion",
+                    "message",
+                ],
+                &["expected", "received", "allowed", "suggestion"],
+            )
+        });
+        let mut path = String::with_capacity(self.path.written_len());
         self.path.write_into(&mut path);
-        map.insert("path".into(), Value::String(path));
-        map.insert("problem".into(), Value::String(self.kind.problem().into()));
-        if let Some(expected) = self.expected() {
-            map.insert("expected".into(), Value::String(expected));
-        }
-        if let Some(received) = &self.received {
-            map.insert("received".into(), messages::envelope_received(received));
-        }
-        let (allowed, suggestion) = match &self.kind {
+        let problem = self.kind.problem();
+        let (expected, allowed, suggestion) = match self.kind {
+            ViolationKind::TypeMismatch { expected } | ViolationKind::Missing { expected } => {
+                (Some(expected), None, None)
+            }
             ViolationKind::Enum {
                 allowed,
                 suggestion,
-            } => (Some(Value::Array(allowed.clone())), suggestion.clone()),
+            } => {
+                let expected = messages::enum_expected(&allowed);
+                (Some(expected), Some(Value::Array(allowed)), suggestion)
+            }
             ViolationKind::Unknown { suggestion, valid } => (
-                Some(valid.iter().cloned().map(Value::String).collect()),
-                suggestion.clone().map(Value::String),
+                Some(messages::UNKNOWN_EXPECTED.to_string()),
+                Some(valid.into_iter().map(Value::String).collect()),
+                suggestion.map(Value::String),
             ),
-            _ => (None, None),
+            kind => (messages::violation_expected(&kind), None, None),
         };
-        if let Some(allowed) = allowed {
-            map.insert("allowed".into(), allowed);
-        }
-        if let Some(suggestion) = suggestion {
-            map.insert("suggestion".into(), suggestion);
-        }
-        map.insert("message".into(), Value::String(message));
-        Value::Object(map)
+        SHAPE.object([
+            Some(Value::String(path)),
+            Some(Value::String(problem.into())),
+            expected.map(Value::String),
+            self.received.map(messages::envelope_received),
+            allowed,
+            suggestion,
+            Some(Value::String(message)),
+        ])
     }
 }
 
