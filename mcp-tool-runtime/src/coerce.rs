@@ -242,6 +242,11 @@ fn lenient_parse(text: &str, types: Types<'_>) -> Option<Value> {
         }
     }
     if wants("integer") || wants("number") {
+        // A JSON number starts with a digit or '-'; checking first spares building the
+        // parse error for words such as "five".
+        if !trimmed.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            return None;
+        }
         let number: Number = serde_json::from_str(trimmed).ok()?;
         if wants("integer") && !wants("number") {
             return match integral(&number) {

@@ -2,33 +2,42 @@
 
 /// The candidate closest to `input`, if it is close enough to be a likely typo.
 pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    ranked(input, candidates).into_iter().next()
+    let wanted = input.to_lowercase();
+    likely_typos(&wanted, candidates)
+        .min()
+        .map(|(_, candidate)| candidate)
 }
 
 /// The likely-typo candidates for `input`, closest first. Case is ignored.
 pub fn ranked<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let wanted = input.to_lowercase();
-    let wanted_chars = wanted.chars().count();
-    let mut scored: Vec<(usize, &'a str)> = candidates
-        .into_iter()
-        .filter_map(|candidate| {
-            let candidate_chars = candidate.chars().count();
-            let limit = (candidate_chars.max(wanted_chars) / 3).max(1);
-            let contains = candidate.len() >= 3
-                && wanted.len() >= 3
-                && ((candidate.len() > wanted.len() && candidate.contains(wanted.as_str()))
-                    || (wanted.len() > candidate.len() && wanted.contains(candidate)));
-            // The distance is at least the difference in length: most candidates are ruled
-            // out without computing it.
-            if !contains && candidate_chars.abs_diff(wanted_chars) > limit {
-                return None;
-            }
-            let distance = distance(&wanted, candidate);
-            (distance <= limit || contains).then_some((distance, candidate))
-        })
-        .collect();
-    scored.sort_by_key(|(distance, candidate)| (*distance, *candidate));
+    let mut scored: Vec<(usize, &'a str)> = likely_typos(&wanted, candidates).collect();
+    scored.sort();
     scored.into_iter().map(|(_, candidate)| candidate).collect()
+}
+
+/// The candidates close enough to `wanted` (lowercase) to be a typo of it, with their
+/// distances.
+fn likely_typos<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> impl Iterator<Item = (usize, &'a str)> {
+    let wanted_chars = wanted.chars().count();
+    candidates.into_iter().filter_map(move |candidate| {
+        let candidate_chars = candidate.chars().count();
+        let limit = (candidate_chars.max(wanted_chars) / 3).max(1);
+        let contains = candidate.len() >= 3
+            && wanted.len() >= 3
+            && ((candidate.len() > wanted.len() && candidate.contains(wanted))
+                || (wanted.len() > candidate.len() && wanted.contains(candidate)));
+        // The distance is at least the difference in length: most candidates are ruled
+        // out without computing it.
+        if !contains && candidate_chars.abs_diff(wanted_chars) > limit {
+            return None;
+        }
+        let distance = distance(wanted, candidate);
+        (distance <= limit || contains).then_some((distance, candidate))
+    })
 }
 
 /// The longest ASCII names compared without allocating.
@@ -46,6 +55,17 @@ fn distance(wanted: &str, candidate: &str) -> usize {
         *slot = byte.to_ascii_lowercase();
     }
     let b = &lowered[..b.len()];
+    // What both share at the start and at the end costs no edit, and typos differ in a
+    // letter or two: the matrix shrinks to the part that differs.
+    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[start..], &b[start..]);
+    let end = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[..a.len() - end], &b[..b.len() - end]);
     // Three rows of the edit matrix, reused in turn: two back (for swaps), one back, current.
     let mut rows = [[0u8; SHORT]; 3];
     for (j, cell) in rows[1].iter_mut().enumerate().take(b.len() + 1) {
@@ -104,5 +124,35 @@ mod tests {
             }
         }
         assert_eq!(distance("näme", "name"), 1);
+    }
+
+    #[test]
+    fn ascii_distance_agrees_with_strsim_on_every_short_word() {
+        // Every word of up to four letters over a three-letter alphabet, against every other:
+        // shared starts and ends are cut off before the matrix, and swaps must still count
+        // as one edit across the cut.
+        let mut words = vec![String::new()];
+        for length in 1..=4 {
+            let shorter: Vec<String> = words
+                .iter()
+                .filter(|w| w.len() == length - 1)
+                .cloned()
+                .collect();
+            for word in shorter {
+                for letter in ['a', 'b', 'C'] {
+                    words.push(format!("{word}{letter}"));
+                }
+            }
+        }
+        for wanted in &words {
+            let lowered = wanted.to_lowercase();
+            for candidate in &words {
+                assert_eq!(
+                    distance(&lowered, candidate),
+                    strsim::osa_distance(&lowered, &candidate.to_lowercase()),
+                    "{wanted} vs {candidate}"
+                );
+            }
+        }
     }
 }
