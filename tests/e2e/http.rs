@@ -64,25 +64,13 @@ fn stateless_get_and_delete_get_405_saying_use_post() {
 #[test]
 fn stateless_post_serves_tool_calls_with_json() {
     let server = inventory(&["--stateless"], &[]);
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        POST_HEADERS,
-        initialize_body().as_bytes(),
-    );
+    let reply = server.post(&[], initialize_body());
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(
         reply.messages()[0]["result"]["serverInfo"]["name"],
         "inventory"
     );
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        POST_HEADERS,
-        call_body(2, "get_user", json!({"user_id": 2})).as_bytes(),
-    );
+    let reply = server.post(&[], call_body(2, "get_user", json!({"user_id": 2})));
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(reply.header("content-type"), Some("application/json"));
     let message = &reply.messages()[0];
@@ -96,13 +84,7 @@ fn stateless_post_serves_tool_calls_with_json() {
 #[test]
 fn sessions_mode_initializes_and_calls_with_the_session_id() {
     let server = inventory(&[], &[]);
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        POST_HEADERS,
-        initialize_body().as_bytes(),
-    );
+    let reply = server.post(&[], initialize_body());
     assert_eq!(reply.status, 200, "{reply:?}");
     let session = reply
         .header("mcp-session-id")
@@ -112,25 +94,17 @@ fn sessions_mode_initializes_and_calls_with_the_session_id() {
         reply.messages()[0]["result"]["protocolVersion"],
         "2025-11-25"
     );
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("Mcp-Session-Id", &session));
-    headers.push(("MCP-Protocol-Version", "2025-11-25"));
-    let notified = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
+    let in_session = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let notified = server.post(
+        &in_session,
         br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
     );
     assert_eq!(notified.status, 202, "{notified:?}");
     // A non-object `arguments` reaches the tool and becomes an isError result.
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        call_body(3, "get_user", json!("one")).as_bytes(),
-    );
+    let reply = server.post(&in_session, call_body(3, "get_user", json!("one")));
     assert_eq!(reply.status, 200, "{reply:?}");
     let result = &reply.messages()[0]["result"];
     assert_eq!(result["isError"], true, "{result}");
@@ -152,7 +126,7 @@ fn bodies_over_the_limit_get_413() {
         r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#,
         "x".repeat(300 * 1024)
     );
-    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, big.as_bytes());
+    let reply = server.post(&[], big.as_bytes());
     let body = assert_rejection(
         &reply,
         413,
@@ -170,7 +144,7 @@ fn bodies_over_the_limit_get_413() {
 fn the_body_limit_is_configurable() {
     let server = inventory(&["--stateless", "--max-body-bytes", "1000"], &[]);
     let body = call_body(1, "search_items", json!({"query": "x".repeat(1200)}));
-    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, body.as_bytes());
+    let reply = server.post(&[], body.as_bytes());
     assert_rejection(
         &reply,
         413,
@@ -182,22 +156,14 @@ fn the_body_limit_is_configurable() {
         ),
     );
     let small = call_body(2, "search_items", json!({"query": "tea"}));
-    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, small.as_bytes());
+    let reply = server.post(&[], small.as_bytes());
     assert_eq!(reply.status, 200, "{reply:?}");
 }
 
 #[test]
 fn unsupported_protocol_versions_get_400_listing_the_supported_ones() {
     let server = inventory(&[], &[]);
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("MCP-Protocol-Version", "1999-01-01"));
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        initialize_body().as_bytes(),
-    );
+    let reply = server.post(&[("MCP-Protocol-Version", "1999-01-01")], initialize_body());
     let body = assert_rejection(
         &reply,
         400,
@@ -214,15 +180,7 @@ fn unsupported_protocol_versions_get_400_listing_the_supported_ones() {
 #[test]
 fn foreign_hosts_and_origins_get_403() {
     let server = inventory(&[], &[]);
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("Host", "evil.example:8080"));
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        initialize_body().as_bytes(),
-    );
+    let reply = server.post(&[("Host", "evil.example:8080")], initialize_body());
     assert_rejection(
         &reply,
         403,
@@ -230,15 +188,7 @@ fn foreign_hosts_and_origins_get_403() {
         "Forbidden: Host 'evil.example:8080' is not allowed (DNS rebinding protection). Allowed \
          hosts: localhost, 127.0.0.1, ::1. Configure more with MCP_ALLOWED_HOSTS.",
     );
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("Origin", "http://evil.example"));
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        initialize_body().as_bytes(),
-    );
+    let reply = server.post(&[("Origin", "http://evil.example")], initialize_body());
     assert_rejection(
         &reply,
         403,
@@ -249,15 +199,12 @@ fn foreign_hosts_and_origins_get_403() {
          MCP_ALLOWED_ORIGINS.",
     );
     // Localhost names and origins pass.
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("Host", "localhost:1234"));
-    headers.push(("Origin", "http://localhost:5173"));
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        initialize_body().as_bytes(),
+    let reply = server.post(
+        &[
+            ("Host", "localhost:1234"),
+            ("Origin", "http://localhost:5173"),
+        ],
+        initialize_body(),
     );
     assert_eq!(reply.status, 200, "{reply:?}");
 }
@@ -271,25 +218,16 @@ fn allowlists_come_from_the_environment() {
             ("MCP_ALLOWED_ORIGINS", "https://app.example.com"),
         ],
     );
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("Host", "mcp.example.com"));
-    headers.push(("Origin", "https://app.example.com"));
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        initialize_body().as_bytes(),
+    let reply = server.post(
+        &[
+            ("Host", "mcp.example.com"),
+            ("Origin", "https://app.example.com"),
+        ],
+        initialize_body(),
     );
     assert_eq!(reply.status, 200, "{reply:?}");
     // Localhost is no longer on the list.
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        POST_HEADERS,
-        initialize_body().as_bytes(),
-    );
+    let reply = server.post(&[], initialize_body());
     assert_rejection(
         &reply,
         403,
@@ -305,13 +243,7 @@ fn allowlists_come_from_the_environment() {
 #[test]
 fn a_configured_token_is_required_with_a_bearer_challenge() {
     let server = inventory(&[], &[("MCP_AUTH_TOKEN", "s3cret-token")]);
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        POST_HEADERS,
-        initialize_body().as_bytes(),
-    );
+    let reply = server.post(&[], initialize_body());
     assert_rejection(
         &reply,
         401,
@@ -324,14 +256,9 @@ fn a_configured_token_is_required_with_a_bearer_challenge() {
         Some(r#"Bearer realm="mcp""#)
     );
 
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("Authorization", "Bearer s3cret-tokeX"));
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        initialize_body().as_bytes(),
+    let reply = server.post(
+        &[("Authorization", "Bearer s3cret-tokeX")],
+        initialize_body(),
     );
     assert_rejection(
         &reply,
@@ -345,14 +272,9 @@ fn a_configured_token_is_required_with_a_bearer_challenge() {
         Some(r#"Bearer realm="mcp", error="invalid_token""#)
     );
 
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("Authorization", "Bearer s3cret-token"));
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        &headers,
-        initialize_body().as_bytes(),
+    let reply = server.post(
+        &[("Authorization", "Bearer s3cret-token")],
+        initialize_body(),
     );
     assert_eq!(reply.status, 200, "{reply:?}");
 }
@@ -378,16 +300,13 @@ fn other_paths_get_404_naming_the_endpoint() {
 #[test]
 fn malformed_bodies_get_json_rpc_errors() {
     let server = inventory(&["--stateless"], &[]);
-    let reply = request(&server.addr, "POST", "/mcp", POST_HEADERS, b"{oops");
+    let reply = server.post(&[], b"{oops");
     assert_eq!(reply.status, 400, "{reply:?}");
     let body = reply.json();
     assert_eq!(body["id"], Value::Null);
     assert_eq!(body["error"]["code"], -32700);
-    let reply = request(
-        &server.addr,
-        "POST",
-        "/mcp",
-        POST_HEADERS,
+    let reply = server.post(
+        &[],
         br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}"#,
     );
     assert_eq!(reply.status, 200, "{reply:?}");

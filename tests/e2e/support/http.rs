@@ -63,6 +63,13 @@ impl HttpServer {
     pub fn url(&self) -> String {
         format!("http://{}/mcp", self.addr)
     }
+
+    /// POSTs `body` to `/mcp` with [`POST_HEADERS`] and then `extra` (which may set `Host`).
+    pub fn post(&self, extra: &[(&str, &str)], body: impl AsRef<[u8]>) -> Reply {
+        let mut headers = POST_HEADERS.to_vec();
+        headers.extend_from_slice(extra);
+        request(&self.addr, "POST", "/mcp", &headers, body.as_ref())
+    }
 }
 
 impl Drop for HttpServer {
