@@ -274,6 +274,30 @@ fn def_name(reference: &str) -> Option<&str> {
     reference.strip_prefix("#/$defs/")
 }
 
+/// The name of the definition a node's local `$ref` points at.
+fn ref_name(object: &Map<String, Value>) -> Option<&str> {
+    object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(def_name)
+}
+
+/// Calls `visit` on every value directly below `node` that may hold a schema: the members
+/// of an object other than data keywords, the items of a list (`anyOf` and the like).
+fn visit_schema_children(node: &mut Value, visit: &mut dyn FnMut(&mut Value)) {
+    match node {
+        Value::Object(object) => {
+            for (key, child) in object.iter_mut() {
+                if !DATA_KEYWORDS.contains(&key.as_str()) {
+                    visit(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(visit),
+        _ => {}
+    }
+}
+
 /// Replaces every non-recursive `$ref` below `node` by its definition; records the names of
 /// definitions that are part of a cycle in `recursive`.
 fn inline_refs(
@@ -282,48 +306,33 @@ fn inline_refs(
     stack: &mut Vec<String>,
     recursive: &mut BTreeSet<String>,
 ) {
-    match node {
-        Value::Object(object) => {
-            let target = object
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(def_name)
-                .map(str::to_string);
-            if let Some(name) = target {
-                if stack.contains(&name) {
-                    recursive.insert(name);
-                    return;
-                }
-                if let Some(definition) = defs.get(&name) {
-                    let mut expanded = definition.clone();
-                    stack.push(name);
-                    inline_refs(&mut expanded, defs, stack, recursive);
-                    stack.pop();
-                    object.remove("$ref");
-                    if let Value::Object(expanded) = expanded {
-                        for (key, value) in expanded {
-                            // Keywords beside the `$ref` (a description, a default) win.
-                            object.entry(key).or_insert(value);
-                        }
-                    }
-                    // The expansion is already inlined up to any cycle: walking it again
-                    // with the cycle's name off the stack would never end.
-                    return;
-                }
-            }
-            for (key, child) in object.iter_mut() {
-                if !DATA_KEYWORDS.contains(&key.as_str()) {
-                    inline_refs(child, defs, stack, recursive);
-                }
-            }
+    if let Value::Object(object) = node
+        && let Some(name) = ref_name(object).map(str::to_string)
+    {
+        if stack.contains(&name) {
+            recursive.insert(name);
+            return;
         }
-        Value::Array(items) => {
-            for item in items {
-                inline_refs(item, defs, stack, recursive);
+        if let Some(definition) = defs.get(&name) {
+            let mut expanded = definition.clone();
+            stack.push(name);
+            inline_refs(&mut expanded, defs, stack, recursive);
+            stack.pop();
+            object.remove("$ref");
+            if let Value::Object(expanded) = expanded {
+                for (key, value) in expanded {
+                    // Keywords beside the `$ref` (a description, a default) win.
+                    object.entry(key).or_insert(value);
+                }
             }
+            // The expansion is already inlined up to any cycle: walking it again
+            // with the cycle's name off the stack would never end.
+            return;
         }
-        _ => {}
     }
+    visit_schema_children(node, &mut |child| {
+        inline_refs(child, defs, stack, recursive)
+    });
 }
 
 /// Bounds implied by schemars's integer formats.
@@ -405,48 +414,30 @@ fn drop_null(schema: &mut Value) {
 
 /// Standard-only keywords: integer formats become bounds; optional properties lose `null`.
 fn normalize(node: &mut Value) {
-    match node {
-        Value::Object(object) => {
-            let format = object
-                .get("format")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            if let Some((min, max)) = format.as_deref().and_then(format_bounds) {
-                object.remove("format");
-                if let Some(min) = min {
-                    tighten(object, "minimum", min, true);
-                }
-                if let Some(max) = max {
-                    tighten(object, "maximum", max, false);
-                }
+    if let Value::Object(object) = node {
+        let format = object
+            .get("format")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some((min, max)) = format.as_deref().and_then(format_bounds) {
+            object.remove("format");
+            if let Some(min) = min {
+                tighten(object, "minimum", min, true);
             }
-            let required: BTreeSet<String> = object
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|names| {
-                    names
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
-            if let Some(Value::Object(properties)) = object.get_mut("properties") {
-                for (name, property) in properties.iter_mut() {
-                    if !required.contains(name) {
-                        drop_null(property);
-                    }
-                }
+            if let Some(max) = max {
+                tighten(object, "maximum", max, false);
             }
-            for (key, child) in object.iter_mut() {
-                if !DATA_KEYWORDS.contains(&key.as_str()) {
-                    normalize(child);
+        }
+        let required = owned_required_names(object);
+        if let Some(Value::Object(properties)) = object.get_mut("properties") {
+            for (name, property) in properties.iter_mut() {
+                if !required.contains(name) {
+                    drop_null(property);
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(normalize),
-        _ => {}
     }
+    visit_schema_children(node, &mut normalize);
 }
 
 /// Inlines every `$ref` that is not part of a cycle. Returns the root and the definitions
@@ -693,6 +684,14 @@ pub(crate) fn required_names(required: Option<&Value>) -> Vec<&str> {
         .and_then(Value::as_array)
         .map(|names| names.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
+}
+
+/// [`required_names`], owned: for the rewrites that change the schema while they read them.
+fn owned_required_names(schema: &Map<String, Value>) -> BTreeSet<String> {
+    required_names(schema.get("required"))
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// The keywords OpenAI strict mode supports; everything else is left out of a strict schema.
@@ -965,17 +964,7 @@ fn strict_node(node: &mut Value) {
         || object.contains_key("properties");
     if is_object {
         object.insert("additionalProperties".into(), Value::Bool(false));
-        let required: BTreeSet<String> = object
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|names| {
-                names
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let required = owned_required_names(object);
         let properties = object
             .entry("properties")
             .or_insert_with(|| Value::Object(Map::new()));
@@ -1015,56 +1004,30 @@ pub fn gemini(canonical: &Value) -> Value {
 }
 
 fn substitute_refs(node: &mut Value, defs: &Map<String, Value>) {
-    match node {
-        Value::Object(object) => {
-            let target = object
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(def_name)
-                .and_then(|name| defs.get(name));
-            if let Some(Value::Object(definition)) = target {
-                let definition = definition.clone();
-                object.remove("$ref");
-                for (key, value) in definition {
-                    object.entry(key).or_insert(value);
-                }
-                return;
-            }
-            for (key, child) in object.iter_mut() {
-                if !DATA_KEYWORDS.contains(&key.as_str()) {
-                    substitute_refs(child, defs);
-                }
-            }
+    if let Value::Object(object) = node
+        && let Some(Value::Object(definition)) = ref_name(object).and_then(|name| defs.get(name))
+    {
+        let definition = definition.clone();
+        object.remove("$ref");
+        for (key, value) in definition {
+            object.entry(key).or_insert(value);
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| substitute_refs(i, defs)),
-        _ => {}
+        return;
     }
+    visit_schema_children(node, &mut |child| substitute_refs(child, defs));
 }
 
 /// Replaces the `$ref`s left after unrolling with the bare type of what they name.
 fn stub_refs(node: &mut Value, defs: &Map<String, Value>) {
-    match node {
-        Value::Object(object) => {
-            let target = object
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(def_name)
-                .and_then(|name| defs.get(name));
-            if let Some(definition) = target {
-                let kind = definition.get("type").cloned().unwrap_or(json!("object"));
-                object.remove("$ref");
-                object.insert("type".into(), kind);
-                return;
-            }
-            for (key, child) in object.iter_mut() {
-                if !DATA_KEYWORDS.contains(&key.as_str()) {
-                    stub_refs(child, defs);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|i| stub_refs(i, defs)),
-        _ => {}
+    if let Value::Object(object) = node
+        && let Some(definition) = ref_name(object).and_then(|name| defs.get(name))
+    {
+        let kind = definition.get("type").cloned().unwrap_or(json!("object"));
+        object.remove("$ref");
+        object.insert("type".into(), kind);
+        return;
     }
+    visit_schema_children(node, &mut |child| stub_refs(child, defs));
 }
 
 /// One schema for the branches of a union inside `items`, where Gemini takes no `anyOf`:
