@@ -35,12 +35,39 @@ const MAX_DEPTH: usize = 64;
 
 /// The repaired arguments, or `None` when nothing could be repaired.
 pub(crate) fn repair(value: &Value, schema: &Value, mode: InputMode) -> Option<Value> {
+    let lenient = mode == InputMode::Lenient;
+    // Most failed calls hold no value of a kind any repair changes ("five" for an integer):
+    // a look at the values alone spares them the walk over the schema.
+    if !may_need_repair(value, lenient) {
+        return None;
+    }
     let repairer = Repairer {
         defs: schema.lookup("$defs").and_then(Value::as_object),
         root: schema,
-        lenient: mode == InputMode::Lenient,
+        lenient,
     };
     repairer.node(schema, value, 0)
+}
+
+/// False when no repair can change anything in `value`, whatever the schema says: there is
+/// no `null`, no non-integer number, no array, and no string [`lenient_parse`] would read.
+fn may_need_repair(value: &Value, lenient: bool) -> bool {
+    match value {
+        Value::Null | Value::Array(_) => true,
+        Value::Number(number) => !(number.is_i64() || number.is_u64()),
+        Value::String(text) => lenient && may_be_parsed(text.trim()),
+        Value::Bool(_) => false,
+        Value::Object(object) => object.values().any(|v| may_need_repair(v, lenient)),
+    }
+}
+
+/// Whether a (trimmed) string is one [`lenient_parse`] may read as something else: JSON text
+/// of an array or object, a boolean, or a number (which starts with a digit or '-').
+fn may_be_parsed(trimmed: &str) -> bool {
+    trimmed.starts_with(['[', '{', '-'])
+        || trimmed.starts_with(|c: char| c.is_ascii_digit())
+        || trimmed == "true"
+        || trimmed == "false"
 }
 
 struct Repairer<'s> {
@@ -227,6 +254,9 @@ impl<'s> Repairer<'s> {
 /// The value a model meant by a string, if the schema's types say what it must be.
 fn lenient_parse(text: &str, types: Types<'_>) -> Option<Value> {
     let trimmed = text.trim();
+    if !may_be_parsed(trimmed) {
+        return None;
+    }
     let wants = |t: &str| types.contains(t);
     if (wants("array") || wants("object")) && (trimmed.starts_with('[') || trimmed.starts_with('{'))
     {
@@ -242,11 +272,6 @@ fn lenient_parse(text: &str, types: Types<'_>) -> Option<Value> {
         }
     }
     if wants("integer") || wants("number") {
-        // A JSON number starts with a digit or '-'; checking first spares building the
-        // parse error for words such as "five".
-        if !trimmed.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
-            return None;
-        }
         let number: Number = serde_json::from_str(trimmed).ok()?;
         if wants("integer") && !wants("number") {
             return match integral(&number) {

@@ -662,6 +662,7 @@ pub(crate) trait Lookup {
 const SCAN_LIMIT: usize = 12;
 
 impl Lookup for Map<String, Value> {
+    #[inline]
     fn lookup(&self, name: &str) -> Option<&Value> {
         if self.len() <= SCAN_LIMIT {
             self.iter()
@@ -673,6 +674,7 @@ impl Lookup for Map<String, Value> {
 }
 
 impl Lookup for Value {
+    #[inline]
     fn lookup(&self, name: &str) -> Option<&Value> {
         self.as_object()?.lookup(name)
     }
