@@ -30,7 +30,12 @@ pub fn type_phrase(json_type: &str) -> String {
 /// Several type names joined: "an integer or a string". `null` is dropped when others remain,
 /// because an optional argument is better left out than sent as null.
 pub fn types_phrase<'a>(json_types: impl IntoIterator<Item = &'a str>) -> String {
-    let all: Vec<&str> = json_types.into_iter().collect();
+    let mut types = json_types.into_iter();
+    let (first, second) = (types.next(), types.next());
+    if let (Some(only), None) = (first, second) {
+        return type_phrase(only);
+    }
+    let all: Vec<&str> = first.into_iter().chain(second).chain(types).collect();
     let without_null: Vec<&str> = all.iter().copied().filter(|t| *t != "null").collect();
     let shown = if without_null.is_empty() {
         all

@@ -688,6 +688,13 @@ pub(crate) fn required_names(required: Option<&Value>) -> Vec<&str> {
         .unwrap_or_default()
 }
 
+/// Whether `name` is in a schema's `required` member (pass `schema.get("required")`).
+pub(crate) fn is_required(required: Option<&Value>, name: &str) -> bool {
+    required
+        .and_then(Value::as_array)
+        .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
+}
+
 /// [`required_names`], owned: for the rewrites that change the schema while they read them.
 fn owned_required_names(schema: &Map<String, Value>) -> BTreeSet<String> {
     required_names(schema.get("required"))

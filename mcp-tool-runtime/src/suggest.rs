@@ -1,8 +1,10 @@
 //! "Did you mean" for misspelled names and values.
 
+use std::borrow::Cow;
+
 /// The candidate closest to `input`, if it is close enough to be a likely typo.
 pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let wanted = input.to_lowercase();
+    let wanted = lowercase(input);
     likely_typos(&wanted, candidates)
         .min()
         .map(|(_, candidate)| candidate)
@@ -10,10 +12,23 @@ pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
 
 /// The likely-typo candidates for `input`, closest first. Case is ignored.
 pub fn ranked<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
-    let wanted = input.to_lowercase();
+    let wanted = lowercase(input);
     let mut scored: Vec<(usize, &'a str)> = likely_typos(&wanted, candidates).collect();
     scored.sort();
     scored.into_iter().map(|(_, candidate)| candidate).collect()
+}
+
+/// `text` in lowercase, copied only when it needs to change: argument names are mostly
+/// lowercase ASCII already.
+fn lowercase(text: &str) -> Cow<'_, str> {
+    if text
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
+    }
 }
 
 /// The candidates close enough to `wanted` (lowercase) to be a typo of it, with their

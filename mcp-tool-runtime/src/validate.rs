@@ -18,7 +18,7 @@ use crate::coerce::{self, InputMode};
 use crate::error::ToolError;
 use crate::messages;
 use crate::registry::ToolInfo;
-use crate::schema::{Lookup, integer_format_bounds, json_type_name, required_names};
+use crate::schema::{Lookup, integer_format_bounds, is_required, json_type_name, required_names};
 use crate::suggest;
 use crate::violation::{ArgPath, LengthUnit, PathSegment, StringFormat, Violation, ViolationKind};
 
@@ -299,13 +299,13 @@ impl<'s> SchemaWalker<'s> {
         depth: usize,
     ) {
         let properties = keywords.lookup("properties").and_then(Value::as_object);
-        let required = required_names(keywords.lookup("required"));
+        let required = keywords.lookup("required");
         if let Some(properties) = properties {
             for (name, property) in properties {
                 path.push(PathSegment::Key(name.clone()));
                 match object.lookup(name) {
                     Some(child) => self.check_node(property, child, path, out, depth + 1),
-                    None if required.contains(&name.as_str()) => out.push(Violation::new(
+                    None if is_required(required, name) => out.push(Violation::new(
                         path.clone(),
                         ViolationKind::Missing {
                             expected: self.describe(property),
@@ -646,20 +646,18 @@ fn enum_violation(path: &ArgPath, allowed: Vec<Value>, value: &Value) -> Violati
     )
 }
 
-fn type_names(types: &Value) -> Vec<&str> {
-    match types {
-        Value::String(name) => vec![name.as_str()],
-        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    }
+fn type_names(types: &Value) -> impl Iterator<Item = &str> {
+    let (single, list) = match types {
+        Value::String(name) => (Some(name.as_str()), None),
+        Value::Array(names) => (None, Some(names.iter().filter_map(Value::as_str))),
+        _ => (None, None),
+    };
+    single.into_iter().chain(list.into_iter().flatten())
 }
 
 fn type_names_of_schema(schema: &Value) -> Vec<&'static str> {
     if let Some(types) = schema.lookup("type") {
-        return type_names(types)
-            .into_iter()
-            .filter_map(static_type)
-            .collect();
+        return type_names(types).filter_map(static_type).collect();
     }
     constants_of(schema)
         .map(|values| values.iter().map(json_type_name).collect())
@@ -675,7 +673,7 @@ fn static_type(name: &str) -> Option<&'static str> {
 }
 
 fn type_matches(types: &Value, value: &Value) -> bool {
-    type_names(types).into_iter().any(|name| match name {
+    type_names(types).any(|name| match name {
         "integer" => value.is_i64() || value.is_u64(),
         "number" => value.is_number(),
         "string" => value.is_string(),

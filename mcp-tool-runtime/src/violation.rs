@@ -37,15 +37,19 @@ impl ArgPath {
 
     /// This path extended by one object key.
     pub fn key(&self, key: impl Into<String>) -> Self {
-        let mut segments = self.0.clone();
-        segments.push(PathSegment::Key(key.into()));
-        Self(segments)
+        self.extended(PathSegment::Key(key.into()))
     }
 
     /// This path extended by one array index.
     pub fn index(&self, index: usize) -> Self {
-        let mut segments = self.0.clone();
-        segments.push(PathSegment::Index(index));
+        self.extended(PathSegment::Index(index))
+    }
+
+    fn extended(&self, segment: PathSegment) -> Self {
+        // Sized for the new step at once: a clone then a push would allocate twice.
+        let mut segments = Vec::with_capacity(self.0.len() + 1);
+        segments.extend_from_slice(&self.0);
+        segments.push(segment);
         Self(segments)
     }
 
