@@ -156,6 +156,61 @@ fn pattern_matches(pattern: &str, text: &str) -> bool {
     compiled.is_none_or(|regex| regex.is_match(text))
 }
 
+/// Where the walk is, as names borrowed from the schema and the arguments. Most positions
+/// have no violation, so an owned [`ArgPath`] is made only for those that do.
+#[derive(Default)]
+struct Position<'v>(Vec<Step<'v>>);
+
+#[derive(Clone, Copy)]
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+impl<'v> Position<'v> {
+    fn push_key(&mut self, key: &'v str) {
+        self.0.push(Step::Key(key));
+    }
+
+    fn push_index(&mut self, index: usize) {
+        self.0.push(Step::Index(index));
+    }
+
+    fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    fn segments(&self) -> impl Iterator<Item = PathSegment> {
+        self.0.iter().map(|step| match *step {
+            Step::Key(key) => PathSegment::Key(key.to_string()),
+            Step::Index(index) => PathSegment::Index(index),
+        })
+    }
+
+    /// The position as an owned path.
+    fn to_path(&self) -> ArgPath {
+        ArgPath::from_segments(self.segments().collect())
+    }
+
+    /// The path one key below this position.
+    fn with_key(&self, key: &str) -> ArgPath {
+        let mut segments = Vec::with_capacity(self.0.len() + 1);
+        segments.extend(self.segments());
+        segments.push(PathSegment::Key(key.to_string()));
+        ArgPath::from_segments(segments)
+    }
+
+    /// Whether `path` names this position.
+    fn is(&self, path: &ArgPath) -> bool {
+        path.segments().len() == self.0.len()
+            && path.segments().iter().zip(&self.0).all(|pair| match pair {
+                (PathSegment::Key(owned), Step::Key(key)) => owned == key,
+                (PathSegment::Index(owned), Step::Index(index)) => owned == index,
+                _ => false,
+            })
+    }
+}
+
 /// Walks a JSON Schema (2020-12, local `$ref`s only) over a value and collects every
 /// violation.
 pub(crate) struct SchemaWalker<'s> {
@@ -173,7 +228,7 @@ impl<'s> SchemaWalker<'s> {
 
     pub(crate) fn check(&self, value: &Value) -> Vec<Violation> {
         let mut out = Vec::new();
-        self.check_node(self.root, value, &mut ArgPath::root(), &mut out, 0);
+        self.check_node(self.root, value, &mut Position::default(), &mut out, 0);
         out
     }
 
@@ -224,17 +279,19 @@ impl<'s> SchemaWalker<'s> {
         schema
     }
 
-    fn check_node(
+    fn check_node<'v>(
         &self,
         schema: &'s Value,
-        value: &Value,
-        path: &mut ArgPath,
+        value: &'v Value,
+        path: &mut Position<'v>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) {
+    ) where
+        's: 'v,
+    {
         if depth > MAX_DEPTH {
             out.push(Violation::new(
-                path.clone(),
+                path.to_path(),
                 ViolationKind::Invalid {
                     reason: format!("it is nested deeper than {MAX_DEPTH} levels"),
                 },
@@ -253,13 +310,17 @@ impl<'s> SchemaWalker<'s> {
         }
         if let Some(allowed) = keywords.lookup("enum").and_then(Value::as_array) {
             if !allowed.contains(value) {
-                out.push(enum_violation(path, allowed.clone(), value));
+                out.push(enum_violation(path.to_path(), allowed.clone(), value));
             }
             return;
         }
         if let Some(constant) = keywords.lookup("const") {
             if constant != value {
-                out.push(enum_violation(path, vec![constant.clone()], value));
+                out.push(enum_violation(
+                    path.to_path(),
+                    vec![constant.clone()],
+                    value,
+                ));
             }
             return;
         }
@@ -273,7 +334,7 @@ impl<'s> SchemaWalker<'s> {
             && !type_matches(types, value)
         {
             out.push(Violation::new(
-                path.clone(),
+                path.to_path(),
                 ViolationKind::TypeMismatch {
                     expected: messages::types_phrase(type_names(types)),
                 },
@@ -290,23 +351,25 @@ impl<'s> SchemaWalker<'s> {
         }
     }
 
-    fn check_object(
+    fn check_object<'v>(
         &self,
         keywords: &'s Map<String, Value>,
-        object: &Map<String, Value>,
-        path: &mut ArgPath,
+        object: &'v Map<String, Value>,
+        path: &mut Position<'v>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) {
+    ) where
+        's: 'v,
+    {
         let properties = keywords.lookup("properties").and_then(Value::as_object);
         let required = keywords.lookup("required");
         if let Some(properties) = properties {
             for (name, property) in properties {
-                path.push(PathSegment::Key(name.clone()));
+                path.push_key(name);
                 match object.lookup(name) {
                     Some(child) => self.check_node(property, child, path, out, depth + 1),
                     None if is_required(required, name) => out.push(Violation::new(
-                        path.clone(),
+                        path.to_path(),
                         ViolationKind::Missing {
                             expected: self.describe(property),
                         },
@@ -328,13 +391,13 @@ impl<'s> SchemaWalker<'s> {
                     let suggestion =
                         suggest::closest(key, valid.iter().map(String::as_str)).map(str::to_string);
                     out.push(Violation::new(
-                        path.key(key.clone()),
+                        path.with_key(key),
                         ViolationKind::Unknown { suggestion, valid },
                         Some(child.clone()),
                     ));
                 }
                 Some(schema @ Value::Object(_)) => {
-                    path.push(PathSegment::Key(key.clone()));
+                    path.push_key(key);
                     self.check_node(schema, child, path, out, depth + 1);
                     path.pop();
                 }
@@ -349,28 +412,30 @@ impl<'s> SchemaWalker<'s> {
             count,
             LengthUnit::Properties,
         ) {
-            out.push(Violation::new(path.clone(), violation, None));
+            out.push(Violation::new(path.to_path(), violation, None));
         }
     }
 
-    fn check_array(
+    fn check_array<'v>(
         &self,
         keywords: &'s Map<String, Value>,
-        items: &[Value],
-        value: &Value,
-        path: &mut ArgPath,
+        items: &'v [Value],
+        value: &'v Value,
+        path: &mut Position<'v>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) {
+    ) where
+        's: 'v,
+    {
         let prefix = keywords.lookup("prefixItems").and_then(Value::as_array);
         let rest = keywords.lookup("items");
         for (index, item) in items.iter().enumerate() {
             let schema = prefix.and_then(|p| p.get(index)).or(rest);
             if let Some(schema) = schema {
-                path.push(PathSegment::Index(index));
+                path.push_index(index);
                 if schema == &Value::Bool(false) {
                     out.push(Violation::new(
-                        path.clone(),
+                        path.to_path(),
                         ViolationKind::Invalid {
                             reason: "the array has more items than allowed".into(),
                         },
@@ -389,7 +454,11 @@ impl<'s> SchemaWalker<'s> {
             items.len() as u64,
             LengthUnit::Items,
         ) {
-            out.push(Violation::new(path.clone(), violation, Some(value.clone())));
+            out.push(Violation::new(
+                path.to_path(),
+                violation,
+                Some(value.clone()),
+            ));
         }
         if keywords.lookup("uniqueItems") == Some(&Value::Bool(true)) {
             let duplicated = items
@@ -398,7 +467,7 @@ impl<'s> SchemaWalker<'s> {
                 .any(|(i, item)| items[..i].contains(item));
             if duplicated {
                 out.push(Violation::new(
-                    path.clone(),
+                    path.to_path(),
                     ViolationKind::NotUnique,
                     Some(value.clone()),
                 ));
@@ -406,14 +475,16 @@ impl<'s> SchemaWalker<'s> {
         }
     }
 
-    fn check_union(
+    fn check_union<'v>(
         &self,
         branches: &'s [Value],
-        value: &Value,
-        path: &mut ArgPath,
+        value: &'v Value,
+        path: &mut Position<'v>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) {
+    ) where
+        's: 'v,
+    {
         if value.is_null() && branches.iter().any(|b| is_null_type(self.resolve(b))) {
             return;
         }
@@ -436,7 +507,7 @@ impl<'s> SchemaWalker<'s> {
         });
         if let Some(allowed) = constants {
             if !allowed.contains(value) {
-                out.push(enum_violation(path, allowed, value));
+                out.push(enum_violation(path.to_path(), allowed, value));
             }
             return;
         }
@@ -448,7 +519,7 @@ impl<'s> SchemaWalker<'s> {
                 return;
             }
             let wrong_type_only = attempt.len() == 1
-                && attempt[0].path == *path
+                && path.is(&attempt[0].path)
                 && matches!(
                     attempt[0].kind,
                     ViolationKind::TypeMismatch { .. } | ViolationKind::Enum { .. }
@@ -460,7 +531,7 @@ impl<'s> SchemaWalker<'s> {
         match best {
             Some(best) => out.extend(best),
             None => out.push(Violation::new(
-                path.clone(),
+                path.to_path(),
                 ViolationKind::TypeMismatch {
                     expected: self.describe_union(&resolved),
                 },
@@ -470,18 +541,20 @@ impl<'s> SchemaWalker<'s> {
     }
 
     /// An internally or adjacently tagged enum: the tag picks the branch to report on.
-    fn check_tagged(
+    fn check_tagged<'v>(
         &self,
         branches: &[&'s Value],
         tag: &str,
-        value: &Value,
-        path: &mut ArgPath,
+        value: &'v Value,
+        path: &mut Position<'v>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) {
+    ) where
+        's: 'v,
+    {
         let Value::Object(object) = value else {
             out.push(Violation::new(
-                path.clone(),
+                path.to_path(),
                 ViolationKind::TypeMismatch {
                     expected: messages::type_phrase("object"),
                 },
@@ -503,7 +576,7 @@ impl<'s> SchemaWalker<'s> {
             .collect();
         let Some(given) = object.lookup(tag) else {
             out.push(Violation::new(
-                path.key(tag),
+                path.with_key(tag),
                 ViolationKind::Missing {
                     expected: messages::violation_expected(&ViolationKind::Enum {
                         allowed,
@@ -522,7 +595,7 @@ impl<'s> SchemaWalker<'s> {
         });
         match chosen {
             Some(branch) => self.check_node(branch, value, path, out, depth + 1),
-            None => out.push(enum_violation(&path.key(tag), allowed, given)),
+            None => out.push(enum_violation(path.with_key(tag), allowed, given)),
         }
     }
 
@@ -631,13 +704,13 @@ fn discriminator(branches: &[&Value]) -> Option<String> {
         .filter(|_| branches.len() > 1)
 }
 
-fn enum_violation(path: &ArgPath, allowed: Vec<Value>, value: &Value) -> Violation {
+fn enum_violation(path: ArgPath, allowed: Vec<Value>, value: &Value) -> Violation {
     let suggestion = value.as_str().and_then(|given| {
         let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
         suggest::closest(given, names).map(|s| Value::String(s.to_string()))
     });
     Violation::new(
-        path.clone(),
+        path,
         ViolationKind::Enum {
             allowed,
             suggestion,
@@ -718,7 +791,7 @@ fn check_string(
     keywords: &Map<String, Value>,
     text: &str,
     value: &Value,
-    path: &ArgPath,
+    path: &Position<'_>,
     out: &mut Vec<Violation>,
 ) {
     let length = text.chars().count() as u64;
@@ -729,13 +802,17 @@ fn check_string(
         length,
         LengthUnit::Characters,
     ) {
-        out.push(Violation::new(path.clone(), violation, Some(value.clone())));
+        out.push(Violation::new(
+            path.to_path(),
+            violation,
+            Some(value.clone()),
+        ));
     }
     if let Some(pattern) = keywords.lookup("pattern").and_then(Value::as_str)
         && !pattern_matches(pattern, text)
     {
         out.push(Violation::new(
-            path.clone(),
+            path.to_path(),
             ViolationKind::Pattern {
                 pattern: pattern.to_string(),
                 example: first_example(keywords),
@@ -757,7 +834,7 @@ fn check_string(
     };
     if let Some(format) = format {
         out.push(Violation::new(
-            path.clone(),
+            path.to_path(),
             ViolationKind::Format { format },
             Some(value.clone()),
         ));
@@ -881,7 +958,7 @@ fn check_number(
     keywords: &Map<String, Value>,
     number: &Number,
     value: &Value,
-    path: &ArgPath,
+    path: &Position<'_>,
     out: &mut Vec<Violation>,
 ) {
     let Some(range) = range_of(keywords) else {
@@ -906,7 +983,7 @@ fn check_number(
         .and_then(|max| compare(number, max))
         .is_some_and(|order| order == Greater || (*exclusive_max && order == Equal));
     if below || above {
-        out.push(Violation::new(path.clone(), range, Some(value.clone())));
+        out.push(Violation::new(path.to_path(), range, Some(value.clone())));
     }
 }
 

@@ -53,6 +53,11 @@ impl ArgPath {
         Self(segments)
     }
 
+    /// The path made of `segments`, outermost first.
+    pub(crate) fn from_segments(segments: Vec<PathSegment>) -> Self {
+        Self(segments)
+    }
+
     /// The steps of the path, outermost first.
     pub fn segments(&self) -> &[PathSegment] {
         &self.0
@@ -69,14 +74,6 @@ impl ArgPath {
             Some(PathSegment::Key(key)) => Some(key),
             _ => None,
         }
-    }
-
-    pub(crate) fn push(&mut self, segment: PathSegment) {
-        self.0.push(segment);
-    }
-
-    pub(crate) fn pop(&mut self) {
-        self.0.pop();
     }
 }
 
