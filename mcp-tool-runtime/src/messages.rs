@@ -449,11 +449,17 @@ pub fn describe_value(types: String, constraint: Option<Constraint<'_>>) -> Stri
 
 /// The headline of an invalid-arguments error, which is also its `error` field.
 pub fn invalid_arguments_summary(tool: &str, count: usize) -> String {
+    // Written into one buffer: every failed call makes this headline.
+    const LEAD: &str = "Invalid arguments for tool '";
+    let mut text = String::with_capacity(LEAD.len() + tool.len() + 32);
+    text.push_str(LEAD);
+    text.push_str(tool);
     if count == 1 {
-        format!("Invalid arguments for tool '{tool}': 1 problem.")
+        text.push_str("': 1 problem.");
     } else {
-        format!("Invalid arguments for tool '{tool}': {count} problems.")
+        let _ = write!(text, "': {count} problems.");
     }
+    text
 }
 
 /// The full text of an invalid-arguments result: headline, one line per violation (each
