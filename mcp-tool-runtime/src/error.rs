@@ -488,6 +488,11 @@ impl ErrorEnvelope {
                 &["retryAfter", "hint", "violations", "details"],
             )
         });
+        debug_assert_eq!(
+            self.violations.len(),
+            messages.len(),
+            "one message per violation"
+        );
         let violations: Vec<Value> = self
             .violations
             .into_iter()

@@ -1136,6 +1136,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[test]
+    fn a_position_becomes_the_path_it_names() {
+        let mut position = Position::default();
+        position.push_key("items");
+        position.push_index(2);
+        let path = ArgPath::argument("items").index(2);
+        assert_eq!(position.to_path(), path);
+        assert!(position.is(&path));
+        assert!(!position.is(&ArgPath::argument("items")));
+        assert!(!position.is(&ArgPath::argument("items").key("2")));
+        assert_eq!(position.with_key("qty"), path.key("qty"));
+        position.pop();
+        assert!(position.is(&ArgPath::argument("items")));
+    }
+
     fn schema() -> Value {
         json!({
             "type": "object",
