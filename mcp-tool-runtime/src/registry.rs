@@ -611,14 +611,14 @@ fn correlation_id() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let count = COUNTER.fetch_add(1, Ordering::Relaxed);
     let mixed = splitmix64(count ^ PROCESS.rotate_left(17));
-    let mut id = String::with_capacity(32);
-    for half in [*PROCESS, mixed] {
-        for shift in (0..16).rev() {
-            let digit = ((half >> (shift * 4)) & 0xf) as u32;
-            id.push(char::from_digit(digit, 16).unwrap_or('0'));
-        }
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut digits = [0u8; 32];
+    let halves = (u128::from(*PROCESS) << 64) | u128::from(mixed);
+    for (position, digit) in digits.iter_mut().enumerate() {
+        *digit = HEX[((halves >> (124 - 4 * position)) & 0xf) as usize];
     }
-    id
+    // Every byte is an ASCII hex digit, so the text is always valid.
+    std::str::from_utf8(&digits).unwrap_or_default().to_owned()
 }
 
 /// A bijection on `u64` that scatters consecutive inputs (SplitMix64's finalizer).
