@@ -457,9 +457,29 @@ pub fn invalid_arguments_summary(tool: &str, count: usize) -> String {
     if count == 1 {
         text.push_str("': 1 problem.");
     } else {
-        let _ = write!(text, "': {count} problems.");
+        text.push_str("': ");
+        push_count(&mut text, count);
+        text.push_str(" problems.");
     }
     text
+}
+
+/// Appends `count` in decimal, without the formatting machinery `write!` goes through.
+fn push_count(out: &mut String, count: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = count;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[start..] {
+        out.push(char::from(digit));
+    }
 }
 
 /// The full text of an invalid-arguments result: headline, one line per violation (each
@@ -841,6 +861,20 @@ pub const CANCELLED_BY_CLIENT: &str = "The client cancelled the call.";
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn headlines_count_problems_in_words_and_digits() {
+        assert_eq!(
+            invalid_arguments_summary("add_item", 1),
+            "Invalid arguments for tool 'add_item': 1 problem."
+        );
+        for count in [0, 2, 10, 123, usize::MAX] {
+            assert_eq!(
+                invalid_arguments_summary("t", count),
+                format!("Invalid arguments for tool 't': {count} problems.")
+            );
+        }
+    }
 
     #[test]
     fn received_values_are_quoted_and_cut() {

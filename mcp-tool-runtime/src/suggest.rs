@@ -43,8 +43,8 @@ fn likely_typos<'a>(
         let limit = (candidate_chars.max(wanted_chars) / 3).max(1);
         let contains = candidate.len() >= 3
             && wanted.len() >= 3
-            && ((candidate.len() > wanted.len() && candidate.contains(wanted))
-                || (wanted.len() > candidate.len() && wanted.contains(candidate)));
+            && ((candidate.len() > wanted.len() && contains_name(candidate, wanted))
+                || (wanted.len() > candidate.len() && contains_name(wanted, candidate)));
         // The distance is at least the difference in length: most candidates are ruled
         // out without computing it.
         if !contains && candidate_chars.abs_diff(wanted_chars) > limit {
@@ -53,6 +53,19 @@ fn likely_typos<'a>(
         let distance = distance(wanted, candidate);
         (distance <= limit || contains).then_some((distance, candidate))
     })
+}
+
+/// Whether `part` occurs in `name`. Names are a few bytes long, so looking for the first
+/// byte and comparing the rest only there costs less than setting up `str::contains`'s
+/// two-way searcher.
+fn contains_name(name: &str, part: &str) -> bool {
+    let (name, part) = (name.as_bytes(), part.as_bytes());
+    let Some((&first, rest)) = part.split_first() else {
+        return true;
+    };
+    name.len() >= part.len()
+        && (0..=name.len() - part.len())
+            .any(|start| name[start] == first && &name[start + 1..start + part.len()] == rest)
 }
 
 /// The longest ASCII names compared without allocating.
@@ -120,6 +133,22 @@ mod tests {
             Some("add_item")
         );
         assert_eq!(closest("zzz", ["add_item", "get_user"]), None);
+    }
+
+    #[test]
+    fn contains_name_agrees_with_str_contains() {
+        let words = [
+            "", "a", "ab", "ba", "sku", "quantiy", "quantity", "note", "tone", "aab",
+        ];
+        for name in words {
+            for part in words {
+                assert_eq!(
+                    contains_name(name, part),
+                    name.contains(part),
+                    "{part} in {name}"
+                );
+            }
+        }
     }
 
     #[test]

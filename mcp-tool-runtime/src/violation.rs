@@ -78,9 +78,10 @@ impl ArgPath {
 }
 
 fn is_plain_key(key: &str) -> bool {
-    let mut chars = key.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    // Bytes rather than chars: every byte of a non-ASCII char fails both tests anyway.
+    let mut bytes = key.bytes();
+    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 impl ArgPath {
