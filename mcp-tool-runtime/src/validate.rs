@@ -226,7 +226,7 @@ impl<'s> SchemaWalker<'s> {
         }
     }
 
-    pub(crate) fn check(&self, value: &Value) -> Vec<Violation> {
+    pub(crate) fn check(&self, value: &'s Value) -> Vec<Violation> {
         let mut out = Vec::new();
         self.check_node(self.root, value, &mut Position::default(), &mut out, 0);
         out
@@ -279,16 +279,14 @@ impl<'s> SchemaWalker<'s> {
         schema
     }
 
-    fn check_node<'v>(
+    fn check_node(
         &self,
         schema: &'s Value,
-        value: &'v Value,
-        path: &mut Position<'v>,
+        value: &'s Value,
+        path: &mut Position<'s>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) where
-        's: 'v,
-    {
+    ) {
         if depth > MAX_DEPTH {
             out.push(Violation::new(
                 path.to_path(),
@@ -351,16 +349,14 @@ impl<'s> SchemaWalker<'s> {
         }
     }
 
-    fn check_object<'v>(
+    fn check_object(
         &self,
         keywords: &'s Map<String, Value>,
-        object: &'v Map<String, Value>,
-        path: &mut Position<'v>,
+        object: &'s Map<String, Value>,
+        path: &mut Position<'s>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) where
-        's: 'v,
-    {
+    ) {
         let properties = keywords.lookup("properties").and_then(Value::as_object);
         let required = keywords.lookup("required");
         if let Some(properties) = properties {
@@ -416,17 +412,15 @@ impl<'s> SchemaWalker<'s> {
         }
     }
 
-    fn check_array<'v>(
+    fn check_array(
         &self,
         keywords: &'s Map<String, Value>,
-        items: &'v [Value],
-        value: &'v Value,
-        path: &mut Position<'v>,
+        items: &'s [Value],
+        value: &'s Value,
+        path: &mut Position<'s>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) where
-        's: 'v,
-    {
+    ) {
         let prefix = keywords.lookup("prefixItems").and_then(Value::as_array);
         let rest = keywords.lookup("items");
         for (index, item) in items.iter().enumerate() {
@@ -475,16 +469,14 @@ impl<'s> SchemaWalker<'s> {
         }
     }
 
-    fn check_union<'v>(
+    fn check_union(
         &self,
         branches: &'s [Value],
-        value: &'v Value,
-        path: &mut Position<'v>,
+        value: &'s Value,
+        path: &mut Position<'s>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) where
-        's: 'v,
-    {
+    ) {
         if value.is_null() && branches.iter().any(|b| is_null_type(self.resolve(b))) {
             return;
         }
@@ -541,17 +533,15 @@ impl<'s> SchemaWalker<'s> {
     }
 
     /// An internally or adjacently tagged enum: the tag picks the branch to report on.
-    fn check_tagged<'v>(
+    fn check_tagged(
         &self,
         branches: &[&'s Value],
         tag: &str,
-        value: &'v Value,
-        path: &mut Position<'v>,
+        value: &'s Value,
+        path: &mut Position<'s>,
         out: &mut Vec<Violation>,
         depth: usize,
-    ) where
-        's: 'v,
-    {
+    ) {
         let Value::Object(object) = value else {
             out.push(Violation::new(
                 path.to_path(),
