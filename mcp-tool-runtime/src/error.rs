@@ -383,8 +383,13 @@ impl ToolError {
     /// [`ToolError::envelope`], moving this error's parts instead of copying them: the error
     /// path consumes the error.
     pub(crate) fn into_envelope(self, tool: &str, correlation_id: String) -> ErrorEnvelope {
-        let error = self.model_message(tool, &correlation_id);
+        let masked = self.is_masked();
         let inner = *self.inner;
+        let error = if masked {
+            messages::masked_internal_error(tool, &correlation_id)
+        } else {
+            inner.message.into_owned()
+        };
         ErrorEnvelope {
             code: inner.code.as_str().to_string(),
             class: inner.code.class(),

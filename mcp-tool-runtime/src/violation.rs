@@ -97,6 +97,22 @@ impl ArgPath {
             .sum()
     }
 
+    /// The path as code writes it. A path of one plain key, the usual case, is that key's
+    /// own string, moved rather than copied.
+    pub(crate) fn into_text(self) -> String {
+        let mut segments = self.0;
+        if let [PathSegment::Key(key)] = segments.as_slice()
+            && is_plain_key(key)
+            && let Some(PathSegment::Key(key)) = segments.pop()
+        {
+            return key;
+        }
+        let path = Self(segments);
+        let mut text = String::with_capacity(path.written_len());
+        path.write_into(&mut text);
+        text
+    }
+
     /// Appends the path as code writes it (`items[2].quantity`): the error path renders
     /// several paths per call, and `Display` through a formatter costs more.
     pub(crate) fn write_into(&self, out: &mut String) {
@@ -322,8 +338,7 @@ impl Violation {
                 &["expected", "received", "allowed", "suggestion"],
             )
         });
-        let mut path = String::with_capacity(self.path.written_len());
-        self.path.write_into(&mut path);
+        let path = self.path.into_text();
         let problem = self.kind.problem();
         let (expected, allowed, suggestion) = match self.kind {
             ViolationKind::TypeMismatch { expected } | ViolationKind::Missing { expected } => {
@@ -374,5 +389,18 @@ mod tests {
             r#"tags["a b"]"#
         );
         assert_eq!(ArgPath::root().to_string(), "");
+    }
+
+    #[test]
+    fn owned_text_matches_the_rendering() {
+        for path in [
+            ArgPath::root(),
+            ArgPath::argument("sku"),
+            ArgPath::argument("a b"),
+            ArgPath::argument("items").index(2).key("quantity"),
+            ArgPath::root().index(0),
+        ] {
+            assert_eq!(path.clone().into_text(), path.to_string());
+        }
     }
 }
