@@ -370,7 +370,12 @@ impl ToolError {
         ErrorEnvelope {
             code: self.inner.code.as_str().to_string(),
             class: self.inner.code.class(),
-            error: self.model_message(tool, correlation_id),
+            error: model_message(
+                self.is_masked(),
+                self.inner.message.clone(),
+                tool,
+                correlation_id,
+            ),
             retryable: self.inner.retryable,
             retry_after: self.inner.retry_after,
             hint: self.inner.hint.as_deref().map(str::to_string),
@@ -385,11 +390,7 @@ impl ToolError {
     pub(crate) fn into_envelope(self, tool: &str, correlation_id: String) -> ErrorEnvelope {
         let masked = self.is_masked();
         let inner = *self.inner;
-        let error = if masked {
-            messages::masked_internal_error(tool, &correlation_id)
-        } else {
-            inner.message.into_owned()
-        };
+        let error = model_message(masked, inner.message, tool, &correlation_id);
         ErrorEnvelope {
             code: inner.code.as_str().to_string(),
             class: inner.code.class(),
@@ -402,14 +403,20 @@ impl ToolError {
             details: inner.details,
         }
     }
+}
 
-    /// The message the model reads: the error's own, or the masked one.
-    fn model_message(&self, tool: &str, correlation_id: &str) -> String {
-        if self.is_masked() {
-            messages::masked_internal_error(tool, correlation_id)
-        } else {
-            self.inner.message.to_string()
-        }
+/// The message the model reads: the error's own, or the masked one that names only the
+/// correlation id.
+fn model_message(
+    masked: bool,
+    message: Cow<'static, str>,
+    tool: &str,
+    correlation_id: &str,
+) -> String {
+    if masked {
+        messages::masked_internal_error(tool, correlation_id)
+    } else {
+        message.into_owned()
     }
 }
 
