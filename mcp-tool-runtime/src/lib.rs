@@ -65,7 +65,11 @@ pub use error::{ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, ToolError}
 pub use http::HttpOptions;
 pub use mcp_tool_macros::{mcp_tool, mcp_tools};
 pub use output::{IntoToolOutput, Json, ToolOutput};
-pub use registry::{Hints, ToolCall, ToolDef, ToolInfo, ToolRegistry, ToolSet, UnknownTool};
+pub use registry::{
+    Hints, RegistryError, ToolCall, ToolDef, ToolInfo, ToolRegistry, ToolSet, UnknownTool,
+};
+#[cfg(feature = "client")]
+pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
 pub use schema::SchemaProfile;
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use stdio::{LineTransport, StdioOptions};
