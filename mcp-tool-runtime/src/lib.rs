@@ -37,43 +37,41 @@
 //! ```
 //!
 //! Methods on a state type work the same way inside an `impl` block marked
-//! [`macro@mcp_tools`]; see that macro. The [`server`] module serves the tools over rmcp.
+//! [`macro@mcp_tools`]; see that macro. [`McpServer`] serves the tools over rmcp, on stdio
+//! ([`McpServer::serve_stdio`]) or Streamable HTTP (`McpServer::serve_http`, feature `http`).
 
-pub mod coerce;
-pub mod context;
-pub mod error;
-#[cfg(feature = "http")]
-pub mod http;
-pub mod messages;
-pub mod output;
-pub mod protocol;
-pub mod registry;
+// The folders are the stages of a call, from the wire inwards; each depends only on those
+// listed after it.
+mod dispatch; // the registry: lookup, time limits, panics, failure log
+mod error; // ToolError, codes, violations, the envelope: facts, no words
+mod input; // arguments: serde and validator, repair, the schema walk
+mod render; // every sentence the model reads, and the protocol results
 #[cfg(feature = "client")]
-pub mod retry;
-pub mod schema;
-pub mod server;
-mod shape;
-pub mod stdio;
-mod suggest;
-pub mod validate;
-pub mod violation;
+mod retry;
+mod schema; // canonical schemas, the profiles, one reader
+mod server; // McpServer, its builder and the rmcp handler
+mod tool; // a tool's definition, call, context and output
+mod transport; // stdio and HTTP, JSON-RPC checks before rmcp // client side: calling with retries
 
-pub use coerce::InputMode;
-pub use context::ToolContext;
-pub use error::{ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, ToolError};
-#[cfg(feature = "http")]
-pub use http::HttpOptions;
-pub use mcp_tool_macros::{mcp_tool, mcp_tools};
-pub use output::{IntoToolOutput, Json, ToolOutput};
-pub use registry::{
-    Hints, RegistryError, ToolCall, ToolDef, ToolInfo, ToolRegistry, ToolSet, UnknownTool,
+pub use dispatch::{RegistryError, ToolRegistry, UnknownTool};
+pub use error::{
+    ArgPath, ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, Expected, JsonType, LengthUnit,
+    NumberRange, PathSegment, StringFormat, ToolError, Violation, ViolationEntry, ViolationKind,
 };
+pub use input::InputMode;
+pub use mcp_tool_macros::{mcp_tool, mcp_tools};
+pub use render::ToolOutput;
 #[cfg(feature = "client")]
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
-pub use schema::SchemaProfile;
+pub use schema::{SchemaProfile, UnknownProfile};
 pub use server::{McpServer, ServeError, ServerBuilder};
-pub use stdio::{LineTransport, StdioOptions};
-pub use violation::{ArgPath, Violation, ViolationKind};
+pub use tool::{
+    BoxFuture, ContextError, Handler, Hints, IntoToolOutput, Json, ToolCall, ToolContext, ToolDef,
+    ToolInfo, ToolInfoBuilder, ToolSet,
+};
+#[cfg(feature = "http")]
+pub use transport::HttpOptions;
+pub use transport::{LineTransport, StdinReader, StdioOptions};
 
 /// The MCP SDK this framework serves through.
 pub use rmcp;
@@ -88,7 +86,7 @@ pub mod __private {
     pub use serde_json;
     pub use validator;
 
-    pub use crate::registry::BoxFuture;
+    pub use crate::tool::BoxFuture;
 
     /// Fails to compile, at the argument's type, when a type cannot be a tool argument.
     pub const fn assert_argument<T: ToolArgument>() {}

@@ -10,7 +10,7 @@
 //! ```no_run
 //! # async fn demo(peer: &mcp_tool_runtime::rmcp::Peer<mcp_tool_runtime::rmcp::RoleClient>)
 //! # -> Result<(), Box<dyn std::error::Error>> {
-//! use mcp_tool_runtime::retry::{RetryPolicy, call_with_retry};
+//! use mcp_tool_runtime::{RetryPolicy, call_with_retry};
 //! let arguments = serde_json::json!({"sku": "ABC-0001", "quantity": 1});
 //! let result = call_with_retry(peer, "reserve_stock", Some(arguments), &RetryPolicy::default()).await?;
 //! println!("{:?}", result.structured_content);

@@ -1,27 +1,6 @@
 //! Streamable HTTP: rmcp's server, behind a guard that enforces the transport rules.
 //!
-//! [`McpServer::serve_http`] serves at `http://ADDR/mcp`. Before a request reaches rmcp's
-//! `StreamableHttpService`, the guard checks, in this order:
-//!
-//! | rule | answer |
-//! | --- | --- |
-//! | the path is the endpoint (default `/mcp`) | 404 |
-//! | `Host` is in the allowlist (default: localhost only) | 403 (DNS rebinding defence) |
-//! | `Origin`, when present, is in the allowlist (default: localhost origins) | 403 |
-//! | a bearer token is configured and `Authorization: Bearer <token>` matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
-//! | stateless mode: the method is POST | 405 with `Allow: POST` |
-//! | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
-//! | the body is at most the limit (default 256 KiB) | 413 |
-//!
-//! Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
-//! and what is accepted, and whose `data` holds the HTTP status and the accepted values.
-//! Rejections of the request's form (404, 405, 400, 413) use code -32600; those of the caller
-//! (401, 403) use -32001. A POST body that is not JSON, or not a JSON-RPC request, is answered
-//! by the same checks as on stdio ([`crate::protocol`]).
-//!
-//! The allowlists and the token also come from the environment ([`HttpOptions::from_env`]):
-//! `MCP_ALLOWED_HOSTS` and `MCP_ALLOWED_ORIGINS` (comma-separated, `*` for any), and
-//! `MCP_AUTH_TOKEN`.
+//! The guard's rules are documented on [`HttpOptions`], where users read them.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -40,16 +19,17 @@ use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 use tokio::net::{TcpListener, ToSocketAddrs};
 
-use crate::messages;
-use crate::protocol::{self, Inbound};
+mod text;
+
+use super::jsonrpc::{self, Inbound};
 use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS, ServeError};
 
 /// The default body limit: 256 KiB.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
+pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
 /// The default endpoint path.
-pub const DEFAULT_PATH: &str = "/mcp";
+pub(crate) const DEFAULT_PATH: &str = "/mcp";
 /// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
-pub const UNAUTHORIZED_CODE: ErrorCode = ErrorCode(-32001);
+pub(crate) const UNAUTHORIZED_CODE: ErrorCode = ErrorCode(-32001);
 
 const DEFAULT_HOSTS: &[&str] = &["localhost", "127.0.0.1", "::1"];
 const DEFAULT_ORIGINS: &[&str] = &[
@@ -63,6 +43,29 @@ const DEFAULT_ORIGINS: &[&str] = &[
 
 /// The rules of the HTTP transport. Start from [`HttpOptions::default`] (localhost only, no
 /// token, sessions on) or [`HttpOptions::from_env`].
+///
+/// [`McpServer::serve_http`] serves at `http://ADDR/mcp`. Before a request reaches rmcp's
+/// `StreamableHttpService`, the guard checks, in this order:
+///
+/// | rule | answer |
+/// | --- | --- |
+/// | the path is the endpoint (default `/mcp`) | 404 |
+/// | `Host` is in the allowlist (default: localhost only) | 403 (DNS rebinding defence) |
+/// | `Origin`, when present, is in the allowlist (default: localhost origins) | 403 |
+/// | a bearer token is configured and `Authorization: Bearer <token>` matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
+/// | stateless mode: the method is POST | 405 with `Allow: POST` |
+/// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
+/// | the body is at most the limit (default 256 KiB) | 413 |
+///
+/// Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
+/// and what is accepted, and whose `data` holds the HTTP status and the accepted values.
+/// Rejections of the request's form (404, 405, 400, 413) use code -32600; those of the caller
+/// (401, 403) use -32001. A POST body that is not JSON, or not a JSON-RPC request, is answered
+/// by the same checks as on stdio (the `jsonrpc` module).
+///
+/// The allowlists and the token also come from the environment ([`HttpOptions::from_env`]):
+/// `MCP_ALLOWED_HOSTS` and `MCP_ALLOWED_ORIGINS` (comma-separated, `*` for any), and
+/// `MCP_AUTH_TOKEN`.
 ///
 /// ```
 /// use mcp_tool_runtime::HttpOptions;
@@ -211,7 +214,7 @@ fn reject(
     if let Some(object) = data.as_object_mut() {
         object.insert("httpStatus".into(), json!(status.as_u16()));
     }
-    let body = protocol::error_response(None, code, message, Some(data));
+    let body = jsonrpc::error_response(None, code, message, Some(data));
     let mut response = Response::new(full(body.to_string()));
     *response.status_mut() = status;
     response.headers_mut().insert(
@@ -332,7 +335,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
             return Err(Box::new(reject(
                 StatusCode::NOT_FOUND,
                 ErrorCode::INVALID_REQUEST,
-                messages::http_not_found(path, &options.path),
+                text::http_not_found(path, &options.path),
                 json!({"endpoint": options.path}),
                 &[],
             )));
@@ -345,7 +348,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
                 return Err(Box::new(reject(
                     StatusCode::FORBIDDEN,
                     UNAUTHORIZED_CODE,
-                    messages::HTTP_HOST_MISSING.to_string(),
+                    text::HTTP_HOST_MISSING.to_string(),
                     json!({"allowedHosts": options.allowed_hosts}),
                     &[],
                 )));
@@ -354,7 +357,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
                 return Err(Box::new(reject(
                     StatusCode::FORBIDDEN,
                     UNAUTHORIZED_CODE,
-                    messages::http_host_forbidden(&host, &options.allowed_hosts),
+                    text::http_host_forbidden(&host, &options.allowed_hosts),
                     json!({"host": host, "allowedHosts": options.allowed_hosts}),
                     &[],
                 )));
@@ -367,7 +370,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
             return Err(Box::new(reject(
                 StatusCode::FORBIDDEN,
                 UNAUTHORIZED_CODE,
-                messages::http_origin_forbidden(origin, &options.allowed_origins),
+                text::http_origin_forbidden(origin, &options.allowed_origins),
                 json!({"origin": origin, "allowedOrigins": options.allowed_origins}),
                 &[],
             )));
@@ -385,7 +388,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
                     return Err(Box::new(reject(
                         StatusCode::UNAUTHORIZED,
                         UNAUTHORIZED_CODE,
-                        messages::HTTP_TOKEN_MISSING.to_string(),
+                        text::HTTP_TOKEN_MISSING.to_string(),
                         json!({"scheme": "Bearer"}),
                         &[(header::WWW_AUTHENTICATE, challenge)],
                     )));
@@ -394,7 +397,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
                     return Err(Box::new(reject(
                         StatusCode::UNAUTHORIZED,
                         UNAUTHORIZED_CODE,
-                        messages::HTTP_TOKEN_INVALID.to_string(),
+                        text::HTTP_TOKEN_INVALID.to_string(),
                         json!({"scheme": "Bearer"}),
                         &[(
                             header::WWW_AUTHENTICATE,
@@ -416,9 +419,9 @@ impl<S: Send + Sync + 'static> Guard<S> {
         if !method_ok {
             let message =
                 if options.stateless && (*method == Method::GET || *method == Method::DELETE) {
-                    messages::http_method_not_allowed(method.as_str())
+                    text::http_method_not_allowed(method.as_str())
                 } else {
-                    messages::http_method_never_allowed(method.as_str())
+                    text::http_method_never_allowed(method.as_str())
                 };
             return Err(Box::new(reject(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -434,7 +437,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
                 return Err(Box::new(reject(
                     StatusCode::BAD_REQUEST,
                     ErrorCode::INVALID_REQUEST,
-                    messages::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS),
+                    text::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS),
                     json!({"version": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
                     &[],
                 )));
@@ -448,7 +451,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
         reject(
             StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::INVALID_REQUEST,
-            messages::http_body_too_large(limit, length),
+            text::http_body_too_large(limit, length),
             json!({"maxBodyBytes": limit}),
             &[],
         )
@@ -484,14 +487,14 @@ impl<S: Send + Sync + 'static> Guard<S> {
                 return reject(
                     StatusCode::BAD_REQUEST,
                     ErrorCode::INVALID_REQUEST,
-                    messages::parse_error(&error.to_string()),
+                    jsonrpc::parse_error(&error.to_string()),
                     json!({}),
                     &[],
                 );
             }
         };
         let bytes = if parts.method == Method::POST {
-            match protocol::classify(&bytes) {
+            match jsonrpc::classify(&bytes) {
                 Inbound::Reply(answer) => {
                     // Malformed messages are 400; a well-formed request for an unknown
                     // method or with wrong params is answered like any other request.
@@ -511,7 +514,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
                     *response.status_mut() = StatusCode::ACCEPTED;
                     return response;
                 }
-                Inbound::Deliver(_) => protocol::rewrite_body(&bytes).map_or(bytes, Bytes::from),
+                Inbound::Deliver(_) => jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from),
             }
         } else {
             bytes

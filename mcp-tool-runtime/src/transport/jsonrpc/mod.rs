@@ -10,35 +10,15 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
-use crate::messages;
+use crate::server::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found};
 
-/// Where a `tools/call` whose `arguments` is not an object carries its raw value.
-///
-/// rmcp types `arguments` as a JSON object, so a call with `"arguments": 5` would be rejected
-/// as a malformed request before the tool sees it. The transports move such a value to
-/// `params._meta["rs.mcp-tool/arguments"]` instead; the server hands it to the tool's
-/// validation, which answers with an `isError` result saying that the arguments must be an
-/// object. A client may also send this key itself: it only ever stands in for `arguments`.
-pub const RAW_ARGUMENTS_META_KEY: &str = "rs.mcp-tool/arguments";
+mod text;
 
-/// The request methods this server answers. Anything else is -32601.
-pub const SUPPORTED_METHODS: &[&str] = &[
-    "initialize",
-    "ping",
-    "tools/list",
-    "tools/call",
-    "logging/setLevel",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-];
+pub(crate) use text::parse_error;
 
 /// What to do with one incoming message.
 #[derive(Debug)]
-pub enum Inbound {
+pub(crate) enum Inbound {
     /// A well-formed message for rmcp.
     Deliver(Box<ClientJsonRpcMessage>),
     /// The JSON-RPC error response to send back instead (a serialized message).
@@ -49,7 +29,7 @@ pub enum Inbound {
 
 /// A JSON-RPC error response. `id` is `null` when the request's id could not be read, as
 /// JSON-RPC 2.0 requires (rmcp would leave the member out).
-pub fn error_response(
+pub(crate) fn error_response(
     id: Option<&Value>,
     code: ErrorCode,
     message: String,
@@ -70,7 +50,7 @@ fn valid_id(id: &Value) -> bool {
 }
 
 /// Classifies one raw message (a stdio line or an HTTP body).
-pub fn classify(bytes: &[u8]) -> Inbound {
+pub(crate) fn classify(bytes: &[u8]) -> Inbound {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
@@ -78,7 +58,7 @@ pub fn classify(bytes: &[u8]) -> Inbound {
             return Inbound::Reply(error_response(
                 None,
                 ErrorCode::PARSE_ERROR,
-                messages::parse_error(&error.to_string()),
+                text::parse_error(&error.to_string()),
                 None,
             ));
         }
@@ -87,12 +67,12 @@ pub fn classify(bytes: &[u8]) -> Inbound {
 }
 
 /// Classifies a message that is valid JSON.
-pub fn classify_value(mut value: Value) -> Inbound {
+pub(crate) fn classify_value(mut value: Value) -> Inbound {
     let Some(object) = value.as_object_mut() else {
         let what = if value.is_array() {
-            messages::BATCH_NOT_SUPPORTED.to_string()
+            text::BATCH_NOT_SUPPORTED.to_string()
         } else {
-            messages::not_an_object_message(&value)
+            text::not_an_object_message(&value)
         };
         return Inbound::Reply(error_response(None, ErrorCode::INVALID_REQUEST, what, None));
     };
@@ -102,7 +82,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
         return Inbound::Reply(error_response(
             reply_id,
             ErrorCode::INVALID_REQUEST,
-            messages::not_json_rpc_2(object.get("jsonrpc")),
+            text::not_json_rpc_2(object.get("jsonrpc")),
             None,
         ));
     }
@@ -112,7 +92,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
         return Inbound::Reply(error_response(
             None,
             ErrorCode::INVALID_REQUEST,
-            messages::invalid_id(id),
+            text::invalid_id(id),
             None,
         ));
     }
@@ -123,7 +103,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
             return Inbound::Reply(error_response(
                 reply_id,
                 ErrorCode::INVALID_REQUEST,
-                messages::method_not_a_string(other),
+                text::method_not_a_string(other),
                 None,
             ));
         }
@@ -132,7 +112,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
             return Inbound::Reply(error_response(
                 reply_id,
                 ErrorCode::INVALID_REQUEST,
-                messages::MISSING_METHOD.to_string(),
+                text::MISSING_METHOD.to_string(),
                 None,
             ));
         }
@@ -144,7 +124,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
             Err(error) => Inbound::Reply(error_response(
                 reply_id,
                 ErrorCode::INVALID_REQUEST,
-                messages::malformed_response(&error.to_string()),
+                text::malformed_response(&error.to_string()),
                 None,
             )),
         };
@@ -159,7 +139,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
         return Inbound::Reply(error_response(
             reply_id,
             ErrorCode::METHOD_NOT_FOUND,
-            messages::method_not_found(&method, SUPPORTED_METHODS),
+            method_not_found(&method),
             Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
         ));
     }
@@ -175,7 +155,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
             Inbound::Reply(error_response(
                 reply_id,
                 ErrorCode::INVALID_PARAMS,
-                messages::invalid_params(&method, &params_problem(&method, params.as_ref())),
+                text::invalid_params(&method, &params_problem(&method, params.as_ref())),
                 None,
             ))
         }
@@ -183,7 +163,7 @@ pub fn classify_value(mut value: Value) -> Inbound {
         Err(error) => Inbound::Reply(error_response(
             reply_id,
             ErrorCode::INVALID_PARAMS,
-            messages::invalid_params(&method, &error.to_string()),
+            text::invalid_params(&method, &error.to_string()),
             None,
         )),
     }
@@ -224,20 +204,20 @@ fn params_problem(method: &str, params: Option<&Value>) -> String {
         .map_or(&[][..], |(_, fields)| *fields);
     let object = match params {
         Some(Value::Object(object)) => object,
-        Some(other) => return messages::params_not_an_object(other),
-        None if required.is_empty() => return messages::PARAMS_UNREADABLE.to_string(),
-        None => return messages::params_missing(required.iter().map(|(name, _)| *name)),
+        Some(other) => return text::params_not_an_object(other),
+        None if required.is_empty() => return text::PARAMS_UNREADABLE.to_string(),
+        None => return text::params_missing(required.iter().map(|(name, _)| *name)),
     };
     for (name, expected) in required {
         match object.get(*name) {
-            None => return messages::param_missing(name, &messages::type_phrase(expected)),
+            None => return text::param_missing(name, expected),
             Some(value) if json_type(value) != *expected => {
-                return messages::param_wrong_type(name, &messages::type_phrase(expected), value);
+                return text::param_wrong_type(name, expected, value);
             }
             Some(_) => {}
         }
     }
-    messages::PARAMS_UNREADABLE.to_string()
+    text::PARAMS_UNREADABLE.to_string()
 }
 
 /// `tools/call` with a non-object `arguments`: carry the value in `_meta` (see
@@ -264,7 +244,7 @@ fn move_raw_arguments(message: &mut Value) {
 }
 
 /// Rewrites an HTTP body for rmcp (see [`RAW_ARGUMENTS_META_KEY`]); `None` leaves it as it is.
-pub fn rewrite_body(bytes: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn rewrite_body(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut value: Value = serde_json::from_slice(bytes).ok()?;
     let is_call = value.get("method").and_then(Value::as_str) == Some("tools/call");
     let needs = value
@@ -283,7 +263,7 @@ pub fn rewrite_body(bytes: &[u8]) -> Option<Vec<u8>> {
 /// Only the first bytes of a message over the size limit are kept. Messages put `id` near
 /// the start (`{"jsonrpc":"2.0","id":7,"method":…`), so a streaming read of the top-level
 /// keys usually finds it before the cut, and the client can match the error to its request.
-pub fn leading_id(prefix: &[u8]) -> Option<Value> {
+pub(crate) fn leading_id(prefix: &[u8]) -> Option<Value> {
     struct FindId<'a>(&'a mut Option<Value>);
 
     impl<'de> Visitor<'de> for FindId<'_> {
@@ -313,11 +293,11 @@ pub fn leading_id(prefix: &[u8]) -> Option<Value> {
 }
 
 /// The answer to a message over the size limit.
-pub fn oversized(prefix: &[u8], limit: usize) -> Value {
+pub(crate) fn oversized(prefix: &[u8], limit: usize) -> Value {
     error_response(
         leading_id(prefix).as_ref(),
         ErrorCode::INVALID_REQUEST,
-        messages::message_too_large(limit),
+        text::message_too_large(limit),
         Some(json!({"maxMessageBytes": limit})),
     )
 }

@@ -3,25 +3,26 @@
 //! rmcp's own stdio transport stays silent on a line that is not JSON (the client then waits
 //! forever) and answers every other malformed message with an id-less "Invalid request". This
 //! adapter implements rmcp's [`Transport`] for the same framing and checks every line first
-//! (see [`crate::protocol`]): the client gets the standard JSON-RPC code with its request's id,
+//! (see the `jsonrpc` module): the client gets the standard JSON-RPC code with its request's id,
 //! and the session goes on. Well-formed messages reach rmcp unchanged, except a `tools/call`
-//! whose `arguments` is not an object (see [`crate::protocol::RAW_ARGUMENTS_META_KEY`]).
+//! whose `arguments` is not an object (which the transports move to `_meta`).
 
 use std::io::{self, Read, Write};
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 use std::thread;
 
-use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
+use rmcp::{RoleServer, ServiceExt};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, ReadBuf};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::protocol::{self, Inbound};
+use super::jsonrpc::{self, Inbound};
+use crate::server::{McpServer, ServeError};
 
 /// The default size limit of one incoming message: 4 MiB.
-pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Options of the stdio transport.
 ///
@@ -43,7 +44,7 @@ impl Default for StdioOptions {
 }
 
 impl StdioOptions {
-    /// The largest message accepted, in bytes (default [`DEFAULT_MAX_MESSAGE_BYTES`]). A longer
+    /// The largest message accepted, in bytes (default 4 MiB). A longer
     /// line is discarded without being buffered and answered with an error.
     pub fn max_message_bytes(mut self, bytes: usize) -> Self {
         self.max_message_bytes = bytes.max(1);
@@ -53,6 +54,37 @@ impl StdioOptions {
     /// The configured size limit.
     pub fn limit(&self) -> usize {
         self.max_message_bytes
+    }
+}
+
+impl<S: Send + Sync + 'static> McpServer<S> {
+    /// Serves MCP over this process's stdin and stdout until the client disconnects, with
+    /// the default [`StdioOptions`].
+    ///
+    /// A stdio server has one client, so a `current_thread` runtime is usually enough. It
+    /// also keeps peak memory flat: a multi-threaded runtime spreads calls over one glibc
+    /// malloc arena per worker, and each arena keeps its own high-water mark.
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        self.serve_stdio_with(StdioOptions::default()).await
+    }
+
+    /// Serves MCP over stdin and stdout with `options`. Malformed messages are answered
+    /// with JSON-RPC errors and the session goes on (see [`LineTransport`]).
+    pub async fn serve_stdio_with(self, options: StdioOptions) -> Result<(), ServeError> {
+        self.serve_lines(LineTransport::stdio(&options)).await
+    }
+
+    /// Serves MCP over any line transport, such as a [`LineTransport`] on a socket or a pipe.
+    pub async fn serve_lines<R>(self, transport: LineTransport<R>) -> Result<(), ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    {
+        let running = self
+            .serve(transport)
+            .await
+            .map_err(|error| ServeError::Initialize(Box::new(error)))?;
+        running.waiting().await.map_err(ServeError::Session)?;
+        Ok(())
     }
 }
 
@@ -236,7 +268,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
                         limit = self.limit,
                         "discarded a message over the size limit"
                     );
-                    self.queue(&protocol::oversized(&prefix, self.limit));
+                    self.queue(&jsonrpc::oversized(&prefix, self.limit));
                     continue;
                 }
             };
@@ -245,7 +277,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
             if trimmed.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match protocol::classify(trimmed) {
+            match jsonrpc::classify(trimmed) {
                 Inbound::Deliver(message) => return Some(*message),
                 Inbound::Reply(answer) => {
                     tracing::info!(error = %answer["error"]["message"], "answered a malformed message");

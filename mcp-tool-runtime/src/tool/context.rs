@@ -1,36 +1,5 @@
 //! What a running tool can see of its call and do with the client: progress, log messages,
 //! cancellation, server-to-client requests, request metadata.
-//!
-//! A tool asks for it by taking an argument of type [`ToolContext`], in any position. The
-//! macro recognises the type by name (the last path segment, so `mcp_tool_runtime::ToolContext`
-//! works too) and leaves the argument out of the input schema.
-//!
-//! ```
-//! use mcp_tool_runtime::{McpServer, ToolContext, ToolError, mcp_tool};
-//!
-//! /// Count to `to`, reporting progress and stopping when the client cancels.
-//! #[mcp_tool]
-//! async fn count(to: u32, ctx: ToolContext) -> Result<String, ToolError> {
-//!     for step in 1..=to {
-//!         if ctx.is_cancelled() {
-//!             return Err(ToolError::cancelled());
-//!         }
-//!         ctx.progress(f64::from(step), Some(f64::from(to)), None).await?;
-//!     }
-//!     ctx.info(format!("counted to {to}")).await?;
-//!     Ok(format!("counted to {to}"))
-//! }
-//!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let server = McpServer::builder(()).tool(count_tool()).build()?;
-//! // In-process calls get a detached context: progress and logs go nowhere.
-//! let result = server.call("count", Some(serde_json::json!({"to": 3}))).await?;
-//! assert_eq!(result.is_error, Some(false));
-//! let listed = &server.registry().list()[0];
-//! assert!(listed.input_schema.get("properties").is_some_and(|p| p.get("ctx").is_none()));
-//! # Ok(()) }
-//! ```
 
 #![allow(deprecated)] // rmcp marks MCP logging and sampling deprecated (SEP-2577); 2025-11-25 has both.
 
@@ -94,6 +63,37 @@ struct Connected {
 }
 
 /// The context of one tool call. Cheap to clone; pass it to spawned work.
+///
+/// A tool asks for it by taking an argument of type [`ToolContext`], in any position. The
+/// macro recognises the type by name (the last path segment, so `mcp_tool_runtime::ToolContext`
+/// works too) and leaves the argument out of the input schema.
+///
+/// ```
+/// use mcp_tool_runtime::{McpServer, ToolContext, ToolError, mcp_tool};
+///
+/// /// Count to `to`, reporting progress and stopping when the client cancels.
+/// #[mcp_tool]
+/// async fn count(to: u32, ctx: ToolContext) -> Result<String, ToolError> {
+///     for step in 1..=to {
+///         if ctx.is_cancelled() {
+///             return Err(ToolError::cancelled());
+///         }
+///         ctx.progress(f64::from(step), Some(f64::from(to)), None).await?;
+///     }
+///     ctx.info(format!("counted to {to}")).await?;
+///     Ok(format!("counted to {to}"))
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = McpServer::builder(()).tool(count_tool()).build()?;
+/// // In-process calls get a detached context: progress and logs go nowhere.
+/// let result = server.call("count", Some(serde_json::json!({"to": 3}))).await?;
+/// assert_eq!(result.is_error, Some(false));
+/// let listed = &server.registry().list()[0];
+/// assert!(listed.input_schema.get("properties").is_some_and(|p| p.get("ctx").is_none()));
+/// # Ok(()) }
+/// ```
 ///
 /// A call made in-process ([`crate::McpServer::call`]) gets a *detached* context: progress
 /// and log messages go nowhere, [`ToolContext::peer`] is `None`, and it is cancelled only by

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::ToolError;
+use crate::render::ToolOutput;
 use crate::schema;
 
 /// A structured result: the tool gets an `outputSchema` from `T`, and each call returns
@@ -26,20 +27,6 @@ use crate::schema;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Json<T>(pub T);
-
-/// A tool's return value, converted but not yet a protocol result.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum ToolOutput {
-    /// One text block.
-    Text(String),
-    /// Structured JSON, matching the tool's output schema.
-    Structured(Value),
-    /// Content blocks as they are (images, audio, several blocks).
-    Content(Vec<ContentBlock>),
-    /// A complete result built by the tool author.
-    Result(CallToolResult),
-}
 
 /// Types a tool function may return.
 ///

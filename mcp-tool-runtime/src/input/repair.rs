@@ -13,12 +13,26 @@
 
 use serde_json::{Map, Number, Value};
 
-use crate::schema::{Lookup, MAP_PAIR_KEY, MAP_PAIR_VALUE};
+use crate::error::JsonType;
+use crate::schema::{
+    MAP_PAIR_KEY, MAP_PAIR_VALUE, SchemaDoc, declared_types, is_map, required_names,
+};
 
 /// How forgiving argument parsing is. Set per server
 /// ([`ServerBuilder::input_mode`](crate::ServerBuilder::input_mode)).
 ///
-/// This is about the values a call sends, not the `strict` schema profile.
+/// This is about the values a call sends, not the `strict` schema profile. Repairs run only
+/// after serde has rejected the arguments, so a valid call pays nothing.
+///
+/// Two kinds of repair:
+/// - **Agreement** (always on): values the published schemas accept must be accepted. `5.0`
+///   is an integer in JSON Schema; `null` for an optional property means "absent" (the strict
+///   profile publishes optional properties as nullable); a list of `{key, value}` pairs is a
+///   map (the strict profile publishes maps that way).
+/// - **Leniency** ([`InputMode::Lenient`], the default): what language models send. A JSON
+///   string holding an array or object given for an array or object; a numeric string for a
+///   number (`"5"` → 5); `"true"`/`"false"` for a boolean. Nothing else: `"five"` is still
+///   reported as not an integer. Where the schema also accepts a string, a string is kept.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InputMode {
@@ -42,8 +56,7 @@ pub(crate) fn repair(value: &Value, schema: &Value, mode: InputMode) -> Option<V
         return None;
     }
     let repairer = Repairer {
-        defs: schema.lookup("$defs").and_then(Value::as_object),
-        root: schema,
+        doc: SchemaDoc::new(schema),
         lenient,
     };
     repairer.node(schema, value, 0)
@@ -71,40 +84,8 @@ fn may_be_parsed(trimmed: &str) -> bool {
 }
 
 struct Repairer<'s> {
-    defs: Option<&'s Map<String, Value>>,
-    root: &'s Value,
+    doc: SchemaDoc<'s>,
     lenient: bool,
-}
-
-fn is_null_schema(schema: &Value) -> bool {
-    schema.lookup("type").and_then(Value::as_str) == Some("null")
-}
-
-/// The JSON types a schema's `type` names, borrowed from the schema: read for every node a
-/// repair visits, so it does not allocate.
-#[derive(Clone, Copy)]
-struct Types<'s>(Option<&'s Value>);
-
-impl Types<'_> {
-    fn contains(&self, name: &str) -> bool {
-        match self.0 {
-            Some(Value::String(only)) => only == name,
-            Some(Value::Array(names)) => names.iter().any(|n| n == name),
-            _ => false,
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        match self.0 {
-            Some(Value::String(_)) => false,
-            Some(Value::Array(names)) => !names.iter().any(Value::is_string),
-            _ => true,
-        }
-    }
-}
-
-fn types_of(schema: &Value) -> Types<'_> {
-    Types(schema.lookup("type"))
 }
 
 /// An integral float (`5.0`) as an integer.
@@ -127,40 +108,6 @@ fn integral(number: &Number) -> Option<Number> {
 }
 
 impl<'s> Repairer<'s> {
-    fn resolve(&self, mut schema: &'s Value) -> &'s Value {
-        for _ in 0..MAX_DEPTH {
-            let Some(reference) = schema.lookup("$ref").and_then(Value::as_str) else {
-                return schema;
-            };
-            let target = match reference {
-                "#" => Some(self.root),
-                _ => reference
-                    .strip_prefix("#/$defs/")
-                    .and_then(|name| self.defs?.lookup(name)),
-            };
-            match target {
-                Some(target) => schema = target,
-                None => return schema,
-            }
-        }
-        schema
-    }
-
-    /// For `anyOf: [T, null]`, the `T`; otherwise the schema itself.
-    fn non_null(&self, schema: &'s Value) -> &'s Value {
-        let schema = self.resolve(schema);
-        for keyword in ["anyOf", "oneOf"] {
-            if let Some(branches) = schema.lookup(keyword).and_then(Value::as_array)
-                && branches.len() == 2
-                && let Some(other) = branches.iter().find(|b| !is_null_schema(b))
-                && branches.iter().any(is_null_schema)
-            {
-                return self.resolve(other);
-            }
-        }
-        schema
-    }
-
     /// The repaired copy of `value`, or `None` when nothing needs repair. Only what changes
     /// is copied: most failed calls have nothing to repair, and copying the arguments up
     /// front would cost them all.
@@ -168,11 +115,11 @@ impl<'s> Repairer<'s> {
         if depth > MAX_DEPTH || value.is_null() {
             return None;
         }
-        let schema = self.non_null(schema);
-        let types = types_of(schema);
+        let schema = self.doc.non_null(schema);
+        let types = declared_types(schema);
         if let Value::Number(number) = value
-            && types.contains("integer")
-            && !types.contains("number")
+            && types.contains(&JsonType::Integer)
+            && !types.contains(&JsonType::Number)
             && let Some(whole) = integral(number)
         {
             return Some(Value::Number(whole));
@@ -181,12 +128,12 @@ impl<'s> Repairer<'s> {
         if self.lenient
             && let Value::String(text) = value
             && !types.is_empty()
-            && !types.contains("string")
+            && !types.contains(&JsonType::String)
         {
-            replaced = lenient_parse(text, types);
+            replaced = lenient_parse(text, &types);
         }
         if let Value::Array(items) = replaced.as_ref().unwrap_or(value)
-            && is_map(schema)
+            && schema.as_object().is_some_and(is_map)
             && let Some(map) = pairs_to_map(items)
         {
             replaced = Some(Value::Object(map));
@@ -206,11 +153,11 @@ impl<'s> Repairer<'s> {
         depth: usize,
     ) -> Option<Map<String, Value>> {
         let mut repaired: Option<Map<String, Value>> = None;
-        let properties = schema.lookup("properties").and_then(Value::as_object);
-        let required = crate::schema::required_names(schema.lookup("required"));
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let required = required_names(schema);
         if let Some(properties) = properties {
             for (name, property) in properties {
-                let Some(child) = object.lookup(name) else {
+                let Some(child) = object.get(name) else {
                     continue;
                 };
                 if child.is_null() && !required.contains(&name.as_str()) {
@@ -222,9 +169,9 @@ impl<'s> Repairer<'s> {
                 }
             }
         }
-        if let Some(extra @ Value::Object(_)) = schema.lookup("additionalProperties") {
+        if let Some(extra @ Value::Object(_)) = schema.get("additionalProperties") {
             for (key, child) in object {
-                if properties.is_none_or(|p| p.lookup(key).is_none())
+                if properties.is_none_or(|p| p.get(key).is_none())
                     && let Some(child) = self.node(extra, child, depth + 1)
                 {
                     repaired
@@ -237,8 +184,8 @@ impl<'s> Repairer<'s> {
     }
 
     fn array(&self, schema: &'s Value, items: &[Value], depth: usize) -> Option<Vec<Value>> {
-        let prefix = schema.lookup("prefixItems").and_then(Value::as_array);
-        let rest = schema.lookup("items").filter(|s| s.is_object());
+        let prefix = schema.get("prefixItems").and_then(Value::as_array);
+        let rest = schema.get("items").filter(|s| s.is_object());
         let mut repaired: Option<Vec<Value>> = None;
         for (index, item) in items.iter().enumerate() {
             if let Some(item_schema) = prefix.and_then(|p| p.get(index)).or(rest)
@@ -252,12 +199,12 @@ impl<'s> Repairer<'s> {
 }
 
 /// The value a model meant by a string, if the schema's types say what it must be.
-fn lenient_parse(text: &str, types: Types<'_>) -> Option<Value> {
+fn lenient_parse(text: &str, types: &[JsonType]) -> Option<Value> {
     let trimmed = text.trim();
     if !may_be_parsed(trimmed) {
         return None;
     }
-    let wants = |t: &str| types.contains(t);
+    let wants = |name: &str| JsonType::from_name(name).is_some_and(|t| types.contains(&t));
     if (wants("array") || wants("object")) && (trimmed.starts_with('[') || trimmed.starts_with('{'))
     {
         let parsed: Value = serde_json::from_str(trimmed).ok()?;
@@ -285,18 +232,6 @@ fn lenient_parse(text: &str, types: Types<'_>) -> Option<Value> {
     None
 }
 
-fn is_map(schema: &Value) -> bool {
-    schema.lookup("type").and_then(Value::as_str) == Some("object")
-        && matches!(
-            schema.lookup("additionalProperties"),
-            Some(Value::Object(_) | Value::Bool(true))
-        )
-        && schema
-            .lookup("properties")
-            .and_then(Value::as_object)
-            .is_none_or(Map::is_empty)
-}
-
 /// `[{"key": k, "value": v}, …]` as `{k: v, …}`, if the list is exactly that.
 fn pairs_to_map(items: &[Value]) -> Option<Map<String, Value>> {
     let mut map = Map::new();
@@ -305,8 +240,8 @@ fn pairs_to_map(items: &[Value]) -> Option<Map<String, Value>> {
         if pair.len() != 2 {
             return None;
         }
-        let key = pair.lookup(MAP_PAIR_KEY)?.as_str()?;
-        let value = pair.lookup(MAP_PAIR_VALUE)?;
+        let key = pair.get(MAP_PAIR_KEY)?.as_str()?;
+        let value = pair.get(MAP_PAIR_VALUE)?;
         map.insert(key.to_string(), value.clone());
     }
     Some(map)

@@ -1,0 +1,241 @@
+//! The tools of one server: definitions published once, calls dispatched by name, run under
+//! their time limit with panics caught, and failures logged under a correlation id.
+
+mod failure;
+mod run;
+
+use std::collections::HashSet;
+use std::fmt;
+use std::time::Duration;
+
+use rmcp::model::{CallToolResult, Tool};
+use serde_json::Value;
+
+use crate::input::{InputMode, ranked};
+use crate::render;
+use crate::schema::{SchemaProfile, is_object_schema};
+use crate::tool::{CallScope, ToolDef};
+
+/// Why a registry could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two tools share a name.
+    DuplicateTool {
+        /// The name used twice.
+        name: String,
+    },
+    /// A tool's input schema does not describe a JSON object.
+    InputNotAnObject {
+        /// The tool.
+        name: String,
+    },
+    /// A tool's name is not accepted by the clients its schema profile targets: the whole
+    /// request (every tool) would be rejected there, so the server refuses to start.
+    NameNotAccepted {
+        /// The tool.
+        name: String,
+        /// The profile the tool is published under.
+        profile: SchemaProfile,
+        /// What that profile's clients accept.
+        rule: &'static str,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DuplicateTool { name } => write!(
+                f,
+                "two tools are named '{name}': tool names must be unique within a server \
+                 (rename one with #[mcp_tool(name = \"...\")])"
+            ),
+            Self::InputNotAnObject { name } => write!(
+                f,
+                "the input of tool '{name}' is not a JSON object: a whole-input argument \
+                 must be a struct with named fields"
+            ),
+            Self::NameNotAccepted {
+                name,
+                profile,
+                rule,
+            } => write!(
+                f,
+                "tool '{name}' is published under the {profile} schema profile, whose clients \
+                 reject its name ({rule}); rename it with #[mcp_tool(name = \"...\")]"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// A call to a tool this server does not have: a protocol error, not a tool result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownTool {
+    /// The name that was called.
+    pub name: String,
+    /// Likely intended names, closest first.
+    pub suggestions: Vec<String>,
+    /// Every tool the server has.
+    pub available: Vec<String>,
+}
+
+impl fmt::Display for UnknownTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = render::unknown_tool(&self.name, &self.suggestions, &self.available);
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for UnknownTool {}
+
+/// The tools of one server: definitions published once, calls dispatched by name.
+pub struct ToolRegistry<S> {
+    tools: Vec<ToolDef<S>>,
+    /// Names and their index in `tools`, sorted by name for a binary search: the set never
+    /// changes after `new`.
+    by_name: Vec<(&'static str, usize)>,
+    published: Vec<Tool>,
+    input_mode: InputMode,
+}
+
+impl<S> fmt::Debug for ToolRegistry<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.tools.iter().map(|t| t.info().name()))
+            .finish()
+    }
+}
+
+impl<S: Send + Sync + 'static> ToolRegistry<S> {
+    /// A registry of `tools`, publishing schemas under `profile`. Fails on duplicate names.
+    pub fn new(tools: Vec<ToolDef<S>>, profile: SchemaProfile) -> Result<Self, RegistryError> {
+        check_tools(&tools, profile)?;
+        let mut by_name: Vec<(&'static str, usize)> = tools
+            .iter()
+            .enumerate()
+            .map(|(index, tool)| (tool.info().name(), index))
+            .collect();
+        by_name.sort_unstable();
+        let published = tools
+            .iter()
+            .map(|tool| tool.info().publish(profile))
+            .collect();
+        Ok(Self {
+            tools,
+            by_name,
+            published,
+            input_mode: InputMode::default(),
+        })
+    }
+
+    /// The same registry parsing arguments under `mode`.
+    pub fn with_input_mode(mut self, mode: InputMode) -> Self {
+        self.input_mode = mode;
+        self
+    }
+
+    /// The published tool list, as `tools/list` returns it.
+    pub fn list(&self) -> &[Tool] {
+        &self.published
+    }
+
+    /// The published definition of one tool.
+    pub fn published(&self, name: &str) -> Option<&Tool> {
+        self.index_of(name).map(|index| &self.published[index])
+    }
+
+    /// The definition and handler of one tool.
+    pub fn get(&self, name: &str) -> Option<&ToolDef<S>> {
+        self.index_of(name).map(|index| &self.tools[index])
+    }
+
+    fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name
+            .binary_search_by(|(known, _)| (*known).cmp(name))
+            .ok()
+            .map(|at| self.by_name[at].1)
+    }
+
+    /// Calls `name` with `arguments` and a detached context. Every failure of the tool itself
+    /// (bad arguments, an error, a panic) is an `isError` result; only an unknown name is an
+    /// `Err`.
+    pub async fn call(
+        &self,
+        state: &S,
+        name: &str,
+        arguments: Option<Value>,
+    ) -> Result<CallToolResult, UnknownTool> {
+        let tool = self.get(name).ok_or_else(|| self.unknown(name))?;
+        Ok(self
+            .run(state, tool, arguments, &CallScope::detached(), None)
+            .await)
+    }
+
+    /// Runs `tool` in `scope` under its time limit (its own, else `default_timeout`).
+    pub(crate) async fn run(
+        &self,
+        state: &S,
+        tool: &ToolDef<S>,
+        arguments: Option<Value>,
+        scope: &CallScope,
+        default_timeout: Option<Duration>,
+    ) -> CallToolResult {
+        run::run(
+            state,
+            tool,
+            arguments,
+            scope,
+            self.input_mode,
+            default_timeout,
+        )
+        .await
+    }
+
+    /// The error for a call of `name`, which this registry does not have.
+    pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
+        let available: Vec<String> = self
+            .tools
+            .iter()
+            .map(|t| t.info().name().to_string())
+            .collect();
+        let suggestions = ranked(name, available.iter().map(String::as_str))
+            .into_iter()
+            .take(3)
+            .map(str::to_string)
+            .collect();
+        UnknownTool {
+            name: name.to_string(),
+            suggestions,
+            available,
+        }
+    }
+}
+
+/// Every tool has a unique name its profile's clients accept, and an object input.
+fn check_tools<S>(tools: &[ToolDef<S>], profile: SchemaProfile) -> Result<(), RegistryError> {
+    let mut seen = HashSet::with_capacity(tools.len());
+    for tool in tools {
+        let name = tool.info().name();
+        if !seen.insert(name) {
+            return Err(RegistryError::DuplicateTool {
+                name: name.to_string(),
+            });
+        }
+        if !is_object_schema(tool.info().input_schema()) {
+            return Err(RegistryError::InputNotAnObject {
+                name: name.to_string(),
+            });
+        }
+        let effective = tool.info().effective_profile(profile);
+        if let Some(rule) = effective.name_problem(name) {
+            return Err(RegistryError::NameNotAccepted {
+                name: name.to_string(),
+                profile: effective,
+                rule,
+            });
+        }
+    }
+    Ok(())
+}

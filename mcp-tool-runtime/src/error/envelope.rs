@@ -1,0 +1,62 @@
+//! The error envelope: the machine-readable form of an error result, as it goes on the wire.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::code::ErrorClass;
+
+/// The `_meta` key that holds the [`ErrorEnvelope`] of every error result.
+pub const ERROR_META_KEY: &str = "rs.mcp-tool/error";
+
+/// The structured form of an error result, found under [`ERROR_META_KEY`] in the result's
+/// `_meta`, and as `structuredContent` when the tool declares no output schema.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorEnvelope {
+    /// The stable code, such as `invalid_arguments`.
+    pub code: String,
+    /// Who has to act: input, dependency or system.
+    pub class: ErrorClass,
+    /// The message.
+    pub error: String,
+    /// Whether the same call may succeed later.
+    pub retryable: bool,
+    /// Seconds to wait before retrying.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
+    /// How to fix or work around the problem.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// The id under which the server logged this error.
+    pub correlation_id: String,
+    /// One entry per argument problem.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<ViolationEntry>,
+    /// Extra machine-readable details from the tool author.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+}
+
+/// One argument problem in the envelope.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ViolationEntry {
+    /// Where the problem is, as code writes it: `items[2].quantity`.
+    pub path: String,
+    /// The kind of problem, such as `type_mismatch` (see
+    /// [`ViolationKind::problem`](crate::ViolationKind::problem)).
+    pub problem: &'static str,
+    /// What was expected, as a phrase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The value received, cut when it is too large to echo back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub received: Option<Value>,
+    /// Every allowed value or name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed: Option<Vec<Value>>,
+    /// The allowed value or name closest to what was received.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<Value>,
+    /// The sentence the model reads.
+    pub message: String,
+}

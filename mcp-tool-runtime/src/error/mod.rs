@@ -1,0 +1,17 @@
+//! What went wrong, as typed facts: the error of a tool call and its stable codes, the
+//! problems found in the arguments, and the envelope's wire shape. Nothing here writes a
+//! sentence; `render` turns these facts into what the model reads.
+
+mod code;
+mod envelope;
+mod tool_error;
+mod violation;
+
+pub use code::{ErrorClass, ErrorCode};
+pub use envelope::{ERROR_META_KEY, ErrorEnvelope, ViolationEntry};
+pub(crate) use tool_error::Message;
+pub use tool_error::ToolError;
+pub use violation::{
+    ArgPath, Expected, JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, Violation,
+    ViolationKind,
+};

@@ -1,0 +1,158 @@
+//! `validator`'s errors as violations, at the paths the schema gives them.
+
+use serde_json::{Number, Value};
+use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
+
+use super::spec::InputSpec;
+use crate::error::{
+    ArgPath, LengthUnit, NumberRange, PathSegment, StringFormat, Violation, ViolationKind,
+};
+use crate::schema::{SchemaDoc, describe};
+
+/// `validator`'s errors as violations, ordered as the arguments are declared.
+pub(super) fn violations(errors: &ValidationErrors, spec: &InputSpec) -> Vec<Violation> {
+    let doc = SchemaDoc::new(&spec.schema);
+    let mut out = Vec::new();
+    collect(errors, &ArgPath::root(), &doc, &mut out);
+    out.sort_by_cached_key(|violation| {
+        let position = violation
+            .path
+            .top_level()
+            .and_then(|name| spec.position(name))
+            .unwrap_or(usize::MAX);
+        // The path itself, not its text: `items[2]` comes before `items[10]`.
+        (position, violation.path.clone())
+    });
+    out
+}
+
+fn field_path(base: &ArgPath, field: &str) -> ArgPath {
+    if field == "__all__" {
+        base.clone()
+    } else {
+        base.key(field.trim_start_matches("r#"))
+    }
+}
+
+fn collect(
+    errors: &ValidationErrors,
+    base: &ArgPath,
+    doc: &SchemaDoc<'_>,
+    out: &mut Vec<Violation>,
+) {
+    for (field, kind) in errors.errors() {
+        let path = field_path(base, field);
+        match kind {
+            ValidationErrorsKind::Field(list) => {
+                out.extend(list.iter().map(|error| violation(error, &path, doc)));
+            }
+            ValidationErrorsKind::Struct(inner) => collect(inner, &path, doc, out),
+            ValidationErrorsKind::List(items) => {
+                for (index, inner) in items {
+                    collect(inner, &path.index(*index), doc, out);
+                }
+            }
+        }
+    }
+}
+
+/// The schema that describes the value at `path`, if the path exists in the schema.
+fn schema_at<'s>(doc: &SchemaDoc<'s>, path: &ArgPath) -> Option<&'s Value> {
+    let mut node = doc.non_null(doc.root());
+    for segment in path.segments() {
+        node = match segment {
+            PathSegment::Key(key) => node.get("properties")?.get(key)?,
+            PathSegment::Index(index) => node
+                .get("prefixItems")
+                .and_then(|items| items.get(*index))
+                .or_else(|| node.get("items"))?,
+        };
+        node = doc.non_null(node);
+    }
+    Some(node)
+}
+
+fn param_number(error: &ValidationError, name: &str) -> Option<Number> {
+    match error.params.get(name)? {
+        Value::Number(number) => Some(number.clone()),
+        _ => None,
+    }
+}
+
+fn param_u64(error: &ValidationError, name: &str) -> Option<u64> {
+    param_number(error, name)?.as_u64()
+}
+
+fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Violation {
+    let received = error.params.get("value").cloned();
+    let schema = schema_at(doc, path);
+    let custom = || ViolationKind::Custom {
+        code: error.code.to_string(),
+        message: error.message.as_deref().map(str::to_string),
+    };
+    let kind = match error.code.as_ref() {
+        "range" => ViolationKind::Range(range(error)),
+        "length" => length(error, received.as_ref()),
+        "regex" => match schema
+            .and_then(|s| s.get("pattern"))
+            .and_then(Value::as_str)
+        {
+            Some(pattern) => ViolationKind::Pattern {
+                pattern: pattern.to_string(),
+                example: schema.and_then(first_example),
+            },
+            None => custom(),
+        },
+        "email" => ViolationKind::Format {
+            format: StringFormat::Email,
+        },
+        "url" => ViolationKind::Format {
+            format: StringFormat::Url,
+        },
+        "ip" | "ipv4" | "ipv6" | "credit_card" => ViolationKind::Format {
+            format: StringFormat::Other(error.code.to_string()),
+        },
+        "required" => match schema {
+            Some(schema) => ViolationKind::Missing {
+                expected: describe(doc, schema),
+            },
+            None => ViolationKind::Missing {
+                expected: crate::error::Expected::Types(Vec::new()),
+            },
+        },
+        _ => custom(),
+    };
+    Violation::new(path.clone(), kind, received)
+}
+
+fn range(error: &ValidationError) -> NumberRange {
+    let exclusive_min = param_number(error, "exclusive_min");
+    let exclusive_max = param_number(error, "exclusive_max");
+    NumberRange {
+        exclusive_min: exclusive_min.is_some(),
+        exclusive_max: exclusive_max.is_some(),
+        min: exclusive_min.or_else(|| param_number(error, "min")),
+        max: exclusive_max.or_else(|| param_number(error, "max")),
+    }
+}
+
+fn length(error: &ValidationError, received: Option<&Value>) -> ViolationKind {
+    let equal = param_u64(error, "equal");
+    let (unit, actual) = match received {
+        Some(Value::String(text)) => (LengthUnit::Characters, text.chars().count()),
+        Some(Value::Array(items)) => (LengthUnit::Items, items.len()),
+        Some(Value::Object(object)) => (LengthUnit::Properties, object.len()),
+        _ => (LengthUnit::Items, 0),
+    };
+    ViolationKind::Length {
+        min: equal.or_else(|| param_u64(error, "min")),
+        max: equal.or_else(|| param_u64(error, "max")),
+        unit,
+        actual: actual as u64,
+    }
+}
+
+/// The first of a schema's `examples`.
+pub(super) fn first_example(schema: &Value) -> Option<Value> {
+    schema.get("examples")?.as_array()?.first().cloned()
+}

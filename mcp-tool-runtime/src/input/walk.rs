@@ -1,0 +1,505 @@
+//! The slow path: a JSON Schema walk (2020-12, local `$ref`s only) over the arguments that
+//! collects every violation with its path.
+
+use serde_json::{Map, Number, Value};
+
+use super::formats::{format_problem, matches_pattern};
+use super::suggest::closest;
+use super::validator::first_example;
+use crate::error::{ArgPath, Expected, JsonType, LengthUnit, Violation, ViolationKind};
+use crate::schema::{
+    SchemaDoc, constants_of, declared_types, describe, is_null_schema, number_range,
+    required_names, union_types,
+};
+
+/// Deepest nesting the walk follows; deeper input is reported, not walked.
+const MAX_DEPTH: usize = 64;
+
+/// Every violation of `value` against the canonical `schema`.
+pub(super) fn violations(schema: &Value, value: &Value) -> Vec<Violation> {
+    let walker = Walker {
+        doc: SchemaDoc::new(schema),
+    };
+    let mut out = Vec::new();
+    walker.node(schema, value, &ArgPath::root(), &mut out, 0);
+    out
+}
+
+struct Walker<'s> {
+    doc: SchemaDoc<'s>,
+}
+
+impl<'s> Walker<'s> {
+    fn node(
+        &self,
+        schema: &'s Value,
+        value: &Value,
+        path: &ArgPath,
+        out: &mut Vec<Violation>,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH {
+            let kind = ViolationKind::TooDeep { limit: MAX_DEPTH };
+            out.push(Violation::new(path.clone(), kind, None));
+            return;
+        }
+        let schema = self.doc.resolve(schema);
+        let Value::Object(keywords) = schema else {
+            return;
+        };
+        if let Some(all) = keywords.get("allOf").and_then(Value::as_array) {
+            for branch in all {
+                self.node(branch, value, path, out, depth + 1);
+            }
+        }
+        let fixed = match (keywords.get("enum"), keywords.get("const")) {
+            (Some(Value::Array(allowed)), _) => Some(allowed.clone()),
+            (_, Some(constant)) => Some(vec![constant.clone()]),
+            _ => None,
+        };
+        if let Some(allowed) = fixed {
+            if !allowed.contains(value) {
+                out.push(enum_violation(path.clone(), allowed, value));
+            }
+            return;
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(branches) = keywords.get(keyword).and_then(Value::as_array) {
+                return self.union(branches, value, path, out, depth);
+            }
+        }
+        if let Some(types) = keywords.get("type")
+            && !type_matches(types, value)
+        {
+            let expected = Expected::Types(declared_types(schema));
+            let kind = ViolationKind::TypeMismatch { expected };
+            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+            return;
+        }
+        match value {
+            Value::Object(object) => self.object(schema, keywords, object, path, out, depth),
+            Value::Array(items) => self.array(keywords, items, value, path, out, depth),
+            Value::String(text) => check_string(schema, keywords, text, value, path, out),
+            Value::Number(number) => check_number(keywords, number, value, path, out),
+            Value::Bool(_) | Value::Null => {}
+        }
+    }
+
+    fn object(
+        &self,
+        schema: &'s Value,
+        keywords: &'s Map<String, Value>,
+        object: &Map<String, Value>,
+        path: &ArgPath,
+        out: &mut Vec<Violation>,
+        depth: usize,
+    ) {
+        let properties = keywords.get("properties").and_then(Value::as_object);
+        let required = required_names(schema);
+        for (name, property) in properties.into_iter().flatten() {
+            let child_path = path.key(name);
+            match object.get(name) {
+                Some(child) => self.node(property, child, &child_path, out, depth + 1),
+                None if required.contains(&name.as_str()) => {
+                    let expected = describe(&self.doc, property);
+                    let kind = ViolationKind::Missing { expected };
+                    out.push(Violation::new(child_path, kind, None));
+                }
+                None => {}
+            }
+        }
+        let known = |key: &str| properties.is_some_and(|p| p.contains_key(key));
+        let extra = keywords.get("additionalProperties");
+        for (key, child) in object.iter().filter(|(key, _)| !known(key)) {
+            match extra {
+                Some(Value::Bool(false)) => out.push(unknown_key(properties, key, child, path)),
+                Some(schema @ Value::Object(_)) => {
+                    self.node(schema, child, &path.key(key), out, depth + 1);
+                }
+                _ => {}
+            }
+        }
+        let count = object.len() as u64;
+        let unit = LengthUnit::Properties;
+        if let Some(kind) =
+            length_violation(keywords, "minProperties", "maxProperties", count, unit)
+        {
+            out.push(Violation::new(path.clone(), kind, None));
+        }
+    }
+
+    fn array(
+        &self,
+        keywords: &'s Map<String, Value>,
+        items: &[Value],
+        value: &Value,
+        path: &ArgPath,
+        out: &mut Vec<Violation>,
+        depth: usize,
+    ) {
+        let prefix = keywords.get("prefixItems").and_then(Value::as_array);
+        let rest = keywords.get("items");
+        for (index, item) in items.iter().enumerate() {
+            let Some(schema) = prefix.and_then(|p| p.get(index)).or(rest) else {
+                continue;
+            };
+            let item_path = path.index(index);
+            if schema == &Value::Bool(false) {
+                let kind = ViolationKind::ExtraItem;
+                out.push(Violation::new(item_path, kind, Some(item.clone())));
+            } else {
+                self.node(schema, item, &item_path, out, depth + 1);
+            }
+        }
+        let count = items.len() as u64;
+        if let Some(kind) =
+            length_violation(keywords, "minItems", "maxItems", count, LengthUnit::Items)
+        {
+            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+        }
+        let unique = keywords.get("uniqueItems") == Some(&Value::Bool(true));
+        if unique && has_duplicates(items) {
+            let kind = ViolationKind::NotUnique;
+            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+        }
+    }
+
+    fn union(
+        &self,
+        branches: &'s [Value],
+        value: &Value,
+        path: &ArgPath,
+        out: &mut Vec<Violation>,
+        depth: usize,
+    ) {
+        let resolved: Vec<&'s Value> = branches.iter().map(|b| self.doc.resolve(b)).collect();
+        if value.is_null() && resolved.iter().any(|b| is_null_schema(b)) {
+            return;
+        }
+        // An optional value (`anyOf: [T, null]`) that is not null is checked as a `T`, so that
+        // its own problems (an enum's allowed values, a nested path) are reported.
+        if let [first, second] = resolved[..] {
+            match (is_null_schema(first), is_null_schema(second)) {
+                (true, false) => return self.node(second, value, path, out, depth + 1),
+                (false, true) => return self.node(first, value, path, out, depth + 1),
+                _ => {}
+            }
+        }
+        if let Some(tag) = discriminator(&resolved) {
+            return self.tagged(&resolved, &tag, value, path, out, depth);
+        }
+        let constants: Option<Vec<Value>> = resolved.iter().try_fold(Vec::new(), |mut all, b| {
+            all.extend(constants_of(b)?);
+            Some(all)
+        });
+        if let Some(allowed) = constants {
+            if !allowed.contains(value) {
+                out.push(enum_violation(path.clone(), allowed, value));
+            }
+            return;
+        }
+        match self.closest_branch(&resolved, value, path, depth) {
+            Some(Ok(())) => {}
+            Some(Err(best)) => out.extend(best),
+            None => {
+                let types = union_types(&self.doc, resolved.iter().copied());
+                let kind = ViolationKind::TypeMismatch {
+                    expected: Expected::Types(types),
+                };
+                out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+            }
+        }
+    }
+
+    /// The violations of the branch the value comes closest to (`Ok` when one accepts it);
+    /// `None` when every branch wants another type altogether.
+    fn closest_branch(
+        &self,
+        branches: &[&'s Value],
+        value: &Value,
+        path: &ArgPath,
+        depth: usize,
+    ) -> Option<Result<(), Vec<Violation>>> {
+        let mut best: Option<Vec<Violation>> = None;
+        for branch in branches {
+            let mut attempt = Vec::new();
+            self.node(branch, value, path, &mut attempt, depth + 1);
+            if attempt.is_empty() {
+                return Some(Ok(()));
+            }
+            let wrong_type_only = matches!(
+                attempt.as_slice(),
+                [only] if &only.path == path
+                    && matches!(only.kind, ViolationKind::TypeMismatch { .. } | ViolationKind::Enum { .. })
+            );
+            if !wrong_type_only && best.as_ref().is_none_or(|b| attempt.len() < b.len()) {
+                best = Some(attempt);
+            }
+        }
+        best.map(Err)
+    }
+
+    /// An internally or adjacently tagged enum: the tag picks the branch to report on.
+    fn tagged(
+        &self,
+        branches: &[&'s Value],
+        tag: &str,
+        value: &Value,
+        path: &ArgPath,
+        out: &mut Vec<Violation>,
+        depth: usize,
+    ) {
+        let Value::Object(object) = value else {
+            let kind = ViolationKind::TypeMismatch {
+                expected: Expected::Types(vec![JsonType::Object]),
+            };
+            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+            return;
+        };
+        let tag_values = |branch: &&'s Value| {
+            let tag_schema = branch.get("properties")?.get(tag)?;
+            constants_of(self.doc.resolve(tag_schema))
+        };
+        let allowed: Vec<Value> = branches.iter().filter_map(tag_values).flatten().collect();
+        let Some(given) = object.get(tag) else {
+            let kind = ViolationKind::Missing {
+                expected: Expected::OneOf(allowed),
+            };
+            out.push(Violation::new(path.key(tag), kind, None));
+            return;
+        };
+        let chosen = branches
+            .iter()
+            .find(|branch| tag_values(branch).is_some_and(|values| values.contains(given)));
+        match chosen {
+            Some(branch) => self.node(branch, value, path, out, depth + 1),
+            None => out.push(enum_violation(path.key(tag), allowed, given)),
+        }
+    }
+}
+
+/// Whether a schema's `type` (a name or a list of names) admits `value`. A type name this
+/// walker does not know is not held against the value.
+fn type_matches(types: &Value, value: &Value) -> bool {
+    let names: Vec<&str> = match types {
+        Value::String(name) => vec![name],
+        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    names
+        .into_iter()
+        .any(|name| JsonType::from_name(name).is_none_or(|t| t.admits(value)))
+}
+
+fn unknown_key(
+    properties: Option<&Map<String, Value>>,
+    key: &str,
+    value: &Value,
+    path: &ArgPath,
+) -> Violation {
+    let valid: Vec<String> = properties
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    let suggestion = closest(key, valid.iter().map(String::as_str)).map(str::to_string);
+    let kind = ViolationKind::Unknown { suggestion, valid };
+    Violation::new(path.key(key), kind, Some(value.clone()))
+}
+
+fn has_duplicates(items: &[Value]) -> bool {
+    items
+        .iter()
+        .enumerate()
+        .any(|(i, item)| items[..i].contains(item))
+}
+
+/// A property that every branch requires and fixes to constants: the enum's tag.
+fn discriminator(branches: &[&Value]) -> Option<String> {
+    if branches.len() < 2 {
+        return None;
+    }
+    let candidates = branches.first()?.get("properties")?.as_object()?;
+    candidates
+        .keys()
+        .find(|name| {
+            branches.iter().all(|branch| {
+                let required = required_names(branch).contains(&name.as_str());
+                let fixed = branch
+                    .get("properties")
+                    .and_then(|p| p.get(name.as_str()))
+                    .and_then(constants_of)
+                    .is_some();
+                required && fixed
+            })
+        })
+        .cloned()
+}
+
+fn enum_violation(path: ArgPath, allowed: Vec<Value>, value: &Value) -> Violation {
+    let suggestion = value.as_str().and_then(|given| {
+        let names = allowed.iter().filter_map(Value::as_str);
+        closest(given, names).map(|s| Value::String(s.to_string()))
+    });
+    let kind = ViolationKind::Enum {
+        allowed,
+        suggestion,
+    };
+    Violation::new(path, kind, Some(value.clone()))
+}
+
+fn length_violation(
+    keywords: &Map<String, Value>,
+    min_keyword: &str,
+    max_keyword: &str,
+    actual: u64,
+    unit: LengthUnit,
+) -> Option<ViolationKind> {
+    let min = keywords.get(min_keyword).and_then(Value::as_u64);
+    let max = keywords.get(max_keyword).and_then(Value::as_u64);
+    let too_short = min.is_some_and(|min| actual < min);
+    let too_long = max.is_some_and(|max| actual > max);
+    (too_short || too_long).then_some(ViolationKind::Length {
+        min,
+        max,
+        unit,
+        actual,
+    })
+}
+
+fn check_string(
+    schema: &Value,
+    keywords: &Map<String, Value>,
+    text: &str,
+    value: &Value,
+    path: &ArgPath,
+    out: &mut Vec<Violation>,
+) {
+    let length = text.chars().count() as u64;
+    let unit = LengthUnit::Characters;
+    if let Some(kind) = length_violation(keywords, "minLength", "maxLength", length, unit) {
+        out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+    }
+    if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str)
+        && !matches_pattern(pattern, text)
+    {
+        let kind = ViolationKind::Pattern {
+            pattern: pattern.to_string(),
+            example: first_example(schema),
+        };
+        out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+    }
+    let format = keywords.get("format").and_then(Value::as_str);
+    if let Some(format) = format.and_then(|format| format_problem(format, text)) {
+        let kind = ViolationKind::Format { format };
+        out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+    }
+}
+
+/// Compares two JSON numbers exactly when both are integers.
+fn compare(a: &Number, b: &Number) -> Option<std::cmp::Ordering> {
+    match (a.as_i128(), b.as_i128()) {
+        (Some(a), Some(b)) => Some(a.cmp(&b)),
+        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+fn check_number(
+    keywords: &Map<String, Value>,
+    number: &Number,
+    value: &Value,
+    path: &ArgPath,
+    out: &mut Vec<Violation>,
+) {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let Some(range) = number_range(keywords) else {
+        return;
+    };
+    let below = range
+        .min
+        .as_ref()
+        .and_then(|min| compare(number, min))
+        .is_some_and(|order| order == Less || (range.exclusive_min && order == Equal));
+    let above = range
+        .max
+        .as_ref()
+        .and_then(|max| compare(number, max))
+        .is_some_and(|order| order == Greater || (range.exclusive_max && order == Equal));
+    if below || above {
+        out.push(Violation::new(
+            path.clone(),
+            ViolationKind::Range(range),
+            Some(value.clone()),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::valid_call;
+    use crate::schema::signature;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "quantity": {"type": "integer", "format": "uint32", "minimum": 1, "maximum": 100},
+                "sku": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$", "examples": ["ABC-0001"]},
+                "sort": {"enum": ["asc", "desc"]},
+                "items": {"type": "array", "items": {"$ref": "#/$defs/Line"}}
+            },
+            "required": ["quantity", "sku"],
+            "additionalProperties": false,
+            "$defs": {"Line": {"type": "object", "properties": {"qty": {"type": "integer"}}, "required": ["qty"]}}
+        })
+    }
+
+    fn messages_for(value: Value) -> Vec<String> {
+        violations(&schema(), &value)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn reports_every_violation_with_paths() {
+        let found = messages_for(json!({
+            "quantity": "five",
+            "sku": "abc",
+            "sort": "ascending",
+            "items": [{"qty": 1}, {"qty": 2}, {"qty": "x"}],
+            "quantiy": 3
+        }));
+        assert_eq!(
+            found,
+            [
+                "Argument 'quantity' expected an integer, but received 'five'.",
+                "Argument 'sku' must match the pattern `^[A-Z]{3}-[0-9]{4}$` (for example 'ABC-0001'), but received 'abc'.",
+                "Argument 'sort' must be one of 'asc', 'desc', but received 'ascending'. Did you mean 'asc'?",
+                "Argument 'items[2].qty' expected an integer, but received 'x'.",
+                "Unknown argument 'quantiy'. Did you mean 'quantity'? Valid arguments here: quantity, sku, sort, items.",
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_and_range() {
+        let found = messages_for(json!({"quantity": 500}));
+        assert_eq!(
+            found,
+            [
+                "Argument 'quantity' must be between 1 and 100, but received 500.",
+                "Missing required argument 'sku': expected a string matching `^[A-Z]{3}-[0-9]{4}$`.",
+            ]
+        );
+    }
+
+    #[test]
+    fn signature_lists_arguments() {
+        let schema = schema();
+        assert_eq!(
+            valid_call(&signature(&schema)),
+            "quantity: an integer between 1 and 100, sku: a string matching `^[A-Z]{3}-[0-9]{4}$`, sort?: one of 'asc', 'desc', items?: an array of objects"
+        );
+    }
+}

@@ -1,0 +1,19 @@
+//! Every sentence a model reads about a tool call, and the mapping of a call's outcome to
+//! the protocol result.
+//!
+//! Keeping the wording in one place keeps the voice consistent: each message says what
+//! happened, why, and what a valid call looks like. Tests pin the exact sentences the
+//! contract fixes, such as `Argument 'quantity' expected an integer, but received 'five'.`
+//! Transport sentences (JSON-RPC, HTTP) live with their transports and borrow the phrases
+//! here.
+
+mod error;
+mod phrases;
+mod result;
+mod tool;
+mod violation;
+
+pub(crate) use phrases::{byte_size, received, type_phrase};
+pub use result::ToolOutput;
+pub(crate) use result::{WRAPPED_RESULT_KEY, error_result, success_result};
+pub(crate) use tool::{CANCELLED_BY_CLIENT, SignatureEntry, timed_out, unknown_tool, valid_call};

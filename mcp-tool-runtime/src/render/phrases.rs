@@ -1,0 +1,297 @@
+//! The small phrases sentences are made of: a received value, a type, a range, a length.
+
+use serde_json::Value;
+
+use crate::error::{Expected, JsonType, LengthUnit, NumberRange, StringFormat};
+
+/// Longest rendering of a received value, in characters, before it is cut with `…`.
+pub(crate) const MAX_RECEIVED_CHARS: usize = 80;
+
+/// Largest received value, as compact JSON, that the envelope echoes as it is.
+pub(crate) const MAX_ENVELOPE_RECEIVED_CHARS: usize = 1024;
+
+/// `text`, cut to `max_chars` characters with an ellipsis.
+fn truncated(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some(_) => {
+            let kept: String = text.chars().take(max_chars.saturating_sub(1)).collect();
+            format!("{kept}…")
+        }
+    }
+}
+
+/// A received value as the model reads it: strings in single quotes, everything else as
+/// compact JSON, cut at [`MAX_RECEIVED_CHARS`].
+pub(crate) fn received(value: &Value) -> String {
+    match value {
+        Value::String(text) => format!("'{}'", truncated(text, MAX_RECEIVED_CHARS)),
+        other => truncated(&other.to_string(), MAX_RECEIVED_CHARS),
+    }
+}
+
+/// A received value for the envelope: the value itself, or its cut rendering when it is too
+/// large to echo back.
+pub(crate) fn envelope_received(value: &Value) -> Value {
+    let small = match value {
+        Value::String(text) => text.len() <= MAX_ENVELOPE_RECEIVED_CHARS,
+        Value::Array(_) | Value::Object(_) => {
+            value.to_string().len() <= MAX_ENVELOPE_RECEIVED_CHARS
+        }
+        _ => true,
+    };
+    if small {
+        value.clone()
+    } else {
+        Value::String(received(value))
+    }
+}
+
+/// Values as a list: `'asc', 'desc'`.
+pub(crate) fn quoted_list(values: &[Value]) -> String {
+    values.iter().map(received).collect::<Vec<_>>().join(", ")
+}
+
+/// "an integer", "a string", …
+pub(crate) fn type_phrase(json_type: JsonType) -> &'static str {
+    match json_type {
+        JsonType::Integer => "an integer",
+        JsonType::Number => "a number",
+        JsonType::String => "a string",
+        JsonType::Boolean => "a boolean",
+        JsonType::Array => "an array",
+        JsonType::Object => "an object",
+        JsonType::Null => "null",
+    }
+}
+
+/// Several types joined: "an integer or a string". `null` is dropped when others remain,
+/// because an optional argument is better left out than sent as null.
+pub(crate) fn types_phrase(types: &[JsonType]) -> String {
+    if let [only] = types {
+        return type_phrase(*only).to_string();
+    }
+    let without_null: Vec<JsonType> = types
+        .iter()
+        .copied()
+        .filter(|t| *t != JsonType::Null)
+        .collect();
+    let shown = if without_null.is_empty() {
+        types
+    } else {
+        &without_null
+    };
+    join_or(shown.iter().map(|t| type_phrase(*t).to_string()).collect())
+}
+
+/// "integers", "strings", … for the items of an array.
+fn plural_type_phrase(json_type: JsonType) -> &'static str {
+    match json_type {
+        JsonType::Integer => "integers",
+        JsonType::Number => "numbers",
+        JsonType::String => "strings",
+        JsonType::Boolean => "booleans",
+        JsonType::Array => "arrays",
+        JsonType::Object => "objects",
+        JsonType::Null => "nulls",
+    }
+}
+
+/// "an array of strings" for an array whose items have the given types.
+fn array_of(item_types: &[JsonType]) -> String {
+    let plural: Vec<String> = item_types
+        .iter()
+        .filter(|t| **t != JsonType::Null)
+        .map(|t| plural_type_phrase(*t).to_string())
+        .collect();
+    if plural.is_empty() {
+        "an array".into()
+    } else {
+        format!("an array of {}", join_or(plural))
+    }
+}
+
+/// "a, b or c"; repeated neighbours are said once.
+pub(crate) fn join_or(mut parts: Vec<String>) -> String {
+    parts.dedup();
+    match parts.split_last() {
+        None => "a value".into(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// What a value should have been: "an integer between 1 and 100", "one of 'asc', 'desc'".
+pub(crate) fn expected_phrase(expected: &Expected) -> String {
+    match expected {
+        Expected::Types(types) => types_phrase(types),
+        Expected::OneOf(values) => one_of(values),
+        Expected::ArrayOf(items) => array_of(items),
+        Expected::InRange(types, range) => {
+            format!("{} {}", types_phrase(types), range_bounds(range))
+        }
+        Expected::Matching(types, pattern) => {
+            format!("{} matching `{pattern}`", types_phrase(types))
+        }
+        Expected::OfLength(types, min, max) => {
+            let types = types_phrase(types);
+            let size = match (min, max) {
+                (Some(min), Some(max)) if min == max => format!("exactly {min}"),
+                (Some(min), Some(max)) => format!("between {min} and {max}"),
+                (Some(min), None) => format!("at least {min}"),
+                (None, Some(max)) => format!("at most {max}"),
+                (None, None) => return types,
+            };
+            let count = max.or(*min).unwrap_or(0);
+            let unit = unit_words(LengthUnit::Characters, count);
+            format!("{types} of {size} {unit}")
+        }
+    }
+}
+
+/// "one of 'asc', 'desc'".
+pub(crate) fn one_of(allowed: &[Value]) -> String {
+    format!("one of {}", quoted_list(allowed))
+}
+
+/// "character", "items", … for a count of `unit`.
+pub(crate) fn unit_words(unit: LengthUnit, count: u64) -> &'static str {
+    match (unit, count == 1) {
+        (LengthUnit::Characters, true) => "character",
+        (LengthUnit::Characters, false) => "characters",
+        (LengthUnit::Items, true) => "item",
+        (LengthUnit::Items, false) => "items",
+        (LengthUnit::Properties, true) => "property",
+        (LengthUnit::Properties, false) => "properties",
+    }
+}
+
+/// "be between 5 and 30 characters long", "have at most 3 items".
+pub(crate) fn length_bounds(min: Option<u64>, max: Option<u64>, unit: LengthUnit) -> String {
+    let (verb, tail) = match unit {
+        LengthUnit::Characters => ("be", " long"),
+        LengthUnit::Items | LengthUnit::Properties => ("have", ""),
+    };
+    match (min, max) {
+        (Some(min), Some(max)) if min == max => {
+            format!("{verb} exactly {min} {}{tail}", unit_words(unit, min))
+        }
+        (Some(min), Some(max)) => {
+            format!(
+                "{verb} between {min} and {max} {}{tail}",
+                unit_words(unit, max)
+            )
+        }
+        (Some(min), None) => format!("{verb} at least {min} {}{tail}", unit_words(unit, min)),
+        (None, Some(max)) => format!("{verb} at most {max} {}{tail}", unit_words(unit, max)),
+        (None, None) => format!("{verb} a valid length"),
+    }
+}
+
+/// "between 1 and 100", "greater than 0", "at most 10".
+pub(crate) fn range_bounds(range: &NumberRange) -> String {
+    let lower = if range.exclusive_min {
+        "greater than"
+    } else {
+        "at least"
+    };
+    let upper = if range.exclusive_max {
+        "less than"
+    } else {
+        "at most"
+    };
+    match (&range.min, &range.max) {
+        (Some(min), Some(max)) if !range.exclusive_min && !range.exclusive_max => {
+            format!("between {min} and {max}")
+        }
+        (Some(min), Some(max)) => format!("{lower} {min} and {upper} {max}"),
+        (Some(min), None) => format!("{lower} {min}"),
+        (None, Some(max)) => format!("{upper} {max}"),
+        (None, None) => "in range".into(),
+    }
+}
+
+/// "a valid email address", "a date such as '2024-01-31'", …
+pub(crate) fn format_name(format: &StringFormat) -> String {
+    match format {
+        StringFormat::Email => "a valid email address".into(),
+        StringFormat::Url => "a valid URL".into(),
+        StringFormat::Other(name) => match name.as_str() {
+            "ip" => "a valid IP address".into(),
+            "ipv4" => "a valid IPv4 address".into(),
+            "ipv6" => "a valid IPv6 address".into(),
+            "credit_card" => "a valid credit card number".into(),
+            "uuid" => "a valid UUID".into(),
+            "date-time" => "an RFC 3339 date-time such as '2024-01-31T12:00:00Z'".into(),
+            "date" => "a date such as '2024-01-31'".into(),
+            other => format!("a valid {other}"),
+        },
+    }
+}
+
+/// "match the pattern `^[A-Z]+$` (for example 'ABC')".
+pub(crate) fn pattern_phrase(pattern: &str, example: Option<&Value>) -> String {
+    match example {
+        Some(example) => format!(
+            "match the pattern `{pattern}` (for example {})",
+            received(example)
+        ),
+        None => format!("match the pattern `{pattern}`"),
+    }
+}
+
+/// "4 MiB (4194304 bytes)", "256 KiB (262144 bytes)", "1000 bytes".
+pub(crate) fn byte_size(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    const MIB: usize = 1024 * 1024;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB ({bytes} bytes)", bytes / MIB)
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        format!("{} KiB ({bytes} bytes)", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// "5 s", "250 ms", "1.5 s".
+pub(crate) fn duration(limit: std::time::Duration) -> String {
+    let millis = limit.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{} s", millis / 1000)
+    } else if millis < 1000 {
+        format!("{millis} ms")
+    } else {
+        format!("{:.1} s", limit.as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn received_values_are_quoted_and_cut() {
+        assert_eq!(received(&json!("five")), "'five'");
+        assert_eq!(received(&json!(5)), "5");
+        assert_eq!(received(&json!(null)), "null");
+        let long = "x".repeat(200);
+        let shown = received(&json!(long));
+        assert_eq!(shown.chars().count(), MAX_RECEIVED_CHARS + 2);
+        assert!(shown.ends_with("…'"));
+        let exact = "y".repeat(MAX_RECEIVED_CHARS);
+        assert_eq!(received(&json!(exact)), format!("'{exact}'"));
+    }
+
+    #[test]
+    fn types_drop_null_when_others_remain() {
+        use JsonType::*;
+        assert_eq!(types_phrase(&[Integer, Null]), "an integer");
+        assert_eq!(types_phrase(&[Null]), "null");
+        assert_eq!(
+            types_phrase(&[String, Integer, Object]),
+            "a string, an integer or an object"
+        );
+        assert_eq!(types_phrase(&[]), "a value");
+    }
+}

@@ -1,0 +1,74 @@
+//! A tool's outcome as the protocol result the client receives.
+
+use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
+use serde_json::{Map, Value};
+
+use super::error::error_text;
+use super::tool::completed;
+use crate::error::{ERROR_META_KEY, ToolError};
+
+/// The property that carries a structured result whose own schema is not an object.
+pub(crate) const WRAPPED_RESULT_KEY: &str = "result";
+
+/// A tool's return value, converted but not yet a protocol result.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ToolOutput {
+    /// One text block.
+    Text(String),
+    /// Structured JSON, matching the tool's output schema.
+    Structured(Value),
+    /// Content blocks as they are (images, audio, several blocks).
+    Content(Vec<ContentBlock>),
+    /// A complete result built by the tool author.
+    Result(CallToolResult),
+}
+
+/// The successful result of `tool`; `wrapped` when its structured output goes under
+/// [`WRAPPED_RESULT_KEY`] because the output type's schema is not an object.
+pub(crate) fn success_result(tool: &str, wrapped: bool, output: ToolOutput) -> CallToolResult {
+    match output {
+        ToolOutput::Text(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        ToolOutput::Content(blocks) if blocks.is_empty() => {
+            CallToolResult::success(vec![ContentBlock::text(completed(tool))])
+        }
+        ToolOutput::Content(blocks) => CallToolResult::success(blocks),
+        ToolOutput::Result(result) => result,
+        ToolOutput::Structured(value) => {
+            let value = if wrapped {
+                Value::Object(Map::from_iter([(WRAPPED_RESULT_KEY.to_string(), value)]))
+            } else {
+                value
+            };
+            let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+            result.structured_content = Some(value);
+            result
+        }
+    }
+}
+
+/// The `isError` result of `error` from `tool`, logged under `correlation_id`: the text the
+/// model reads (with `valid_call`, the tool's "Valid call" line, for argument problems) and
+/// the envelope.
+pub(crate) fn error_result(
+    tool: &str,
+    valid_call: &str,
+    has_output_schema: bool,
+    error: &ToolError,
+    correlation_id: &str,
+) -> CallToolResult {
+    let envelope = error.envelope(tool, correlation_id);
+    let text = error_text(&envelope, tool, valid_call);
+    let envelope = serde_json::to_value(&envelope).unwrap_or_default();
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    // A TypeScript SDK 1.x client validates structuredContent against the outputSchema even
+    // on errors, so a tool with an output schema carries the envelope in `_meta` only.
+    if !has_output_schema {
+        result.structured_content = Some(envelope.clone());
+    }
+    result.meta = Some(MetaObject(Map::from_iter([(
+        ERROR_META_KEY.to_string(),
+        envelope,
+    )])));
+    result
+}

@@ -1,0 +1,120 @@
+//! Reading a canonical schema: `$ref`s, optional values, types, required names, maps. Every
+//! module that reads a schema reads it through here.
+
+use serde_json::{Map, Value};
+
+use crate::error::JsonType;
+
+/// Deepest `$ref` chain followed; a longer one is taken to be a cycle.
+const MAX_REF_CHAIN: usize = 64;
+
+/// A canonical schema (JSON Schema 2020-12, local `$ref`s only) and its definitions.
+#[derive(Clone, Copy)]
+pub(crate) struct SchemaDoc<'s> {
+    root: &'s Value,
+    defs: Option<&'s Map<String, Value>>,
+}
+
+impl<'s> SchemaDoc<'s> {
+    /// The document whose root schema is `root`.
+    pub(crate) fn new(root: &'s Value) -> Self {
+        Self {
+            root,
+            defs: root.get("$defs").and_then(Value::as_object),
+        }
+    }
+
+    /// The root schema, `$ref` followed.
+    pub(crate) fn root(&self) -> &'s Value {
+        self.resolve(self.root)
+    }
+
+    /// Follows `$ref` chains to the schema they name.
+    pub(crate) fn resolve(&self, mut schema: &'s Value) -> &'s Value {
+        for _ in 0..MAX_REF_CHAIN {
+            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+                return schema;
+            };
+            let target = match reference {
+                "#" => Some(self.root),
+                _ => reference
+                    .strip_prefix("#/$defs/")
+                    .and_then(|name| self.defs?.get(name)),
+            };
+            match target {
+                Some(target) => schema = target,
+                None => return schema,
+            }
+        }
+        schema
+    }
+
+    /// `schema` resolved, and for an optional value's `anyOf: [T, null]` the `T`.
+    pub(crate) fn non_null(&self, schema: &'s Value) -> &'s Value {
+        let schema = self.resolve(schema);
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some([first, second]) = schema
+                .get(keyword)
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+            {
+                match (is_null_schema(first), is_null_schema(second)) {
+                    (true, false) => return self.resolve(second),
+                    (false, true) => return self.resolve(first),
+                    _ => {}
+                }
+            }
+        }
+        schema
+    }
+}
+
+/// True for `{"type": "null"}`.
+pub(crate) fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// True for an object type with no fixed properties whose other keys take values of one
+/// schema: a `HashMap` or `BTreeMap`.
+pub(crate) fn is_map(object: &Map<String, Value>) -> bool {
+    let open = matches!(
+        object.get("additionalProperties"),
+        Some(Value::Object(_) | Value::Bool(true))
+    );
+    let no_properties = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty);
+    open && no_properties && object.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// The names in a schema's `required` member.
+pub(crate) fn required_names(schema: &Value) -> Vec<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The JSON types a schema's `type` names (a name or a list of names); unknown names are
+/// left out.
+pub(crate) fn declared_types(schema: &Value) -> Vec<JsonType> {
+    match schema.get("type") {
+        Some(Value::String(name)) => JsonType::from_name(name).into_iter().collect(),
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(JsonType::from_name)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The values a schema allows when it is a fixed set (`const` or `enum`).
+pub(crate) fn constants_of(schema: &Value) -> Option<Vec<Value>> {
+    if let Some(constant) = schema.get("const") {
+        return Some(vec![constant.clone()]);
+    }
+    schema.get("enum").and_then(Value::as_array).cloned()
+}

@@ -1,0 +1,150 @@
+//! The rmcp `ServerHandler`: `tools/list`, `tools/call` and `logging/setLevel`.
+
+#![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); 2025-11-25 has it.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, DiscoverResult, ErrorCode, ErrorData, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+use super::McpServer;
+use super::methods::{
+    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS, method_not_found,
+};
+use crate::dispatch::UnknownTool;
+use crate::render::CANCELLED_BY_CLIENT;
+use crate::tool::CallScope;
+
+impl From<UnknownTool> for ErrorData {
+    fn from(unknown: UnknownTool) -> Self {
+        let data = json!({
+            "tool": unknown.name,
+            "suggestions": unknown.suggestions,
+            "available": unknown.available,
+        });
+        ErrorData::invalid_params(unknown.to_string(), Some(data))
+    }
+}
+
+impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        let mut info =
+            ServerConfig::new(capabilities).with_server_info(self.inner.implementation.clone());
+        if let Some(instructions) = &self.inner.instructions {
+            info = info.with_instructions(instructions.clone());
+        }
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            self.inner.registry.list().to_vec(),
+        ))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.inner.registry.published(name).cloned()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(
+            ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .filter(|version| SUPPORTED_PROTOCOL_VERSIONS.contains(&version.as_str()))
+                .cloned()
+                .collect(),
+        )
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            method_not_found("server/discover"),
+            Some(json!({"method": "server/discover", "supported": SUPPORTED_METHODS})),
+        ))
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.set_level(request.level);
+        Ok(())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let RequestContext {
+            ct,
+            id,
+            mut meta,
+            peer,
+            ..
+        } = context;
+        if let Some(request_meta) = request.meta {
+            meta.extend(request_meta);
+        }
+        // A non-object `arguments`, carried here by the transport (see `protocol`).
+        let raw = if meta.is_empty() {
+            None
+        } else {
+            meta.remove(RAW_ARGUMENTS_META_KEY)
+        };
+        let arguments = match (request.arguments, raw) {
+            (Some(object), _) => Some(Value::Object(object)),
+            (None, raw) => raw,
+        };
+        let registry = &self.inner.registry;
+        let Some(tool) = registry.get(&request.name) else {
+            return Err(registry.unknown(&request.name).into());
+        };
+        let scope = CallScope::connected(
+            peer,
+            Arc::clone(&self.session),
+            id,
+            meta,
+            tool.info().name(),
+            ct,
+        );
+        let call = registry.run(
+            &self.inner.state,
+            tool,
+            arguments,
+            &scope,
+            self.inner.default_timeout,
+        );
+        // rmcp cancels the request's token on `notifications/cancelled` and drops whatever
+        // is answered after; dropping the call here is what stops the tool's work. The call
+        // goes first: most finish in their first poll, before any waiter is registered.
+        tokio::select! {
+            biased;
+            result = call => Ok(result.into()),
+            () = scope.client_cancelled() => {
+                tracing::info!(tool = %request.name, "{}", CANCELLED_BY_CLIENT);
+                Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, CANCELLED_BY_CLIENT.to_string(), None))
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! The protocol surface this server implements: its request methods and revisions, and the
+//! `_meta` key through which the transports hand over a non-object `arguments`.
+
+/// The protocol revisions this server speaks: those with the `initialize` handshake, up to
+/// 2025-11-25. (2026-07-28 replaces it with `server/discover`, which this server answers
+/// with -32601 so that clients fall back to `initialize`.)
+pub(crate) const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
+    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// The request methods this server answers. Anything else is -32601.
+pub(crate) const SUPPORTED_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "logging/setLevel",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+];
+
+/// Where a `tools/call` whose `arguments` is not an object carries its raw value.
+///
+/// rmcp types `arguments` as a JSON object, so a call with `"arguments": 5` would be rejected
+/// as a malformed request before the tool sees it. The transports move such a value to
+/// `params._meta["rs.mcp-tool/arguments"]` instead; the server hands it to the tool's
+/// validation, which answers with an `isError` result saying that the arguments must be an
+/// object. A client may also send this key itself: it only ever stands in for `arguments`.
+pub(crate) const RAW_ARGUMENTS_META_KEY: &str = "rs.mcp-tool/arguments";
+
+/// The JSON-RPC error message (-32601) for a method the server does not implement.
+pub(crate) fn method_not_found(method: &str) -> String {
+    format!(
+        "Method not found: '{method}'. This server implements: {}.",
+        SUPPORTED_METHODS.join(", ")
+    )
+}

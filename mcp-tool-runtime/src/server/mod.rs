@@ -1,0 +1,230 @@
+//! An MCP server over rmcp: the tools' state, the registry, and the server's identity.
+//! `handler` answers rmcp's requests; each transport owns its own `serve_*`.
+
+mod handler;
+mod methods;
+
+pub(crate) use methods::{
+    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS, method_not_found,
+};
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::Implementation;
+use serde_json::Value;
+
+use crate::dispatch::{RegistryError, ToolRegistry, UnknownTool};
+use crate::input::InputMode;
+use crate::schema::SchemaProfile;
+use crate::tool::{Session, ToolDef, ToolSet};
+
+/// Collects the state, the tools and the server's identity. Start with
+/// [`McpServer::builder`].
+pub struct ServerBuilder<S> {
+    state: S,
+    tools: Vec<ToolDef<S>>,
+    implementation: Implementation,
+    instructions: Option<String>,
+    profile: SchemaProfile,
+    default_timeout: Option<Duration>,
+    input_mode: InputMode,
+}
+
+impl<S: Send + Sync + 'static> ServerBuilder<S> {
+    /// The time limit of every tool that does not set its own with
+    /// `#[mcp_tool(timeout = "...")]`. A call that runs over is stopped and answered with a
+    /// retryable `timeout` error. No limit by default.
+    pub fn default_timeout(mut self, limit: Duration) -> Self {
+        self.default_timeout = Some(limit);
+        self
+    }
+
+    /// Adds one tool, such as the one `#[mcp_tool]` generates for a free function
+    /// (`my_function_tool()`).
+    pub fn tool(mut self, tool: ToolDef<S>) -> Self {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Adds several tools.
+    pub fn tools(mut self, tools: impl IntoIterator<Item = ToolDef<S>>) -> Self {
+        self.tools.extend(tools);
+        self
+    }
+
+    /// Adds the tools that `#[mcp_tools]` generated for the state type's methods.
+    pub fn tool_set(self) -> Self
+    where
+        S: ToolSet,
+    {
+        self.tools(S::tools())
+    }
+
+    /// The server's name and version, as `initialize` reports them.
+    pub fn implementation(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.implementation = Implementation::new(name, version);
+        self
+    }
+
+    /// Instructions for the client about how to use this server.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// How published schemas are shaped (default [`SchemaProfile::Portable`]).
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// How forgiving argument parsing is (default [`InputMode::Lenient`]: JSON text for
+    /// arrays and objects, numeric strings, `"true"`/`"false"` are accepted).
+    pub fn input_mode(mut self, mode: InputMode) -> Self {
+        self.input_mode = mode;
+        self
+    }
+
+    /// Builds the registry and publishes every tool definition once. Fails when two tools
+    /// share a name.
+    pub fn build(self) -> Result<McpServer<S>, RegistryError> {
+        let registry =
+            ToolRegistry::new(self.tools, self.profile)?.with_input_mode(self.input_mode);
+        Ok(McpServer {
+            inner: Arc::new(Inner {
+                state: self.state,
+                registry,
+                implementation: self.implementation,
+                instructions: self.instructions,
+                default_timeout: self.default_timeout,
+            }),
+            session: Arc::default(),
+        })
+    }
+}
+
+struct Inner<S> {
+    state: S,
+    registry: ToolRegistry<S>,
+    implementation: Implementation,
+    instructions: Option<String>,
+    default_timeout: Option<Duration>,
+}
+
+/// A server: the tool state `S` and its registry. Cheap to clone.
+///
+/// ```no_run
+/// use mcp_tool_runtime::{McpServer, mcp_tool};
+///
+/// /// Add two numbers.
+/// #[mcp_tool]
+/// fn add(a: i64, b: i64) -> String {
+///     (a + b).to_string()
+/// }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// McpServer::builder(()).tool(add_tool()).build()?.serve_stdio().await?;
+/// # Ok(()) }
+/// ```
+pub struct McpServer<S> {
+    inner: Arc<Inner<S>>,
+    /// Per client session: a clone shares it, [`McpServer::new_session`] starts a fresh one.
+    session: Arc<Session>,
+}
+
+impl<S> Clone for McpServer<S> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Arc::clone(&self.session),
+        }
+    }
+}
+
+impl<S> McpServer<S> {
+    /// The same server with its own session state (the `logging/setLevel` threshold), for
+    /// one more client connection.
+    pub fn new_session(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Arc::default(),
+        }
+    }
+}
+
+impl<S> fmt::Debug for McpServer<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.inner.implementation.name)
+            .field("tools", &self.inner.registry)
+            .finish()
+    }
+}
+
+/// Why serving stopped with an error.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The MCP handshake failed.
+    Initialize(Box<rmcp::service::ServerInitializeError>),
+    /// The session task ended abnormally.
+    Session(tokio::task::JoinError),
+    /// The HTTP listener failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Initialize(error) => write!(f, "MCP handshake failed: {error}"),
+            Self::Session(error) => write!(f, "MCP session ended abnormally: {error}"),
+            Self::Io(error) => write!(f, "MCP HTTP listener failed: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+impl<S: Send + Sync + 'static> McpServer<S> {
+    /// Starts building a server around `state`.
+    pub fn builder(state: S) -> ServerBuilder<S> {
+        ServerBuilder {
+            state,
+            tools: Vec::new(),
+            implementation: Implementation::new("mcp-tool-server", env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            profile: SchemaProfile::default(),
+            input_mode: InputMode::default(),
+            default_timeout: None,
+        }
+    }
+
+    /// The tools' shared state.
+    pub fn state(&self) -> &S {
+        &self.inner.state
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &ToolRegistry<S> {
+        &self.inner.registry
+    }
+
+    /// Calls a tool in-process, exactly as a `tools/call` request would.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+    ) -> Result<rmcp::model::CallToolResult, UnknownTool> {
+        self.inner
+            .registry
+            .call(&self.inner.state, name, arguments)
+            .await
+    }
+
+    /// The server-wide time limit, if one is set.
+    pub fn default_timeout(&self) -> Option<Duration> {
+        self.inner.default_timeout
+    }
+}

@@ -1,0 +1,229 @@
+//! A tool's definition: everything about it that does not change between calls.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use rmcp::model::{JsonObject, MetaObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde_json::Value;
+
+use super::output::IntoToolOutput;
+use crate::input::InputSpec;
+use crate::render;
+use crate::schema::{self, SchemaProfile, SchemaRole};
+
+/// The four behaviour hints of a tool. `None` leaves a hint at its protocol default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// The tool does not modify its environment (default false).
+    pub read_only: Option<bool>,
+    /// The tool may destroy data (default true).
+    pub destructive: Option<bool>,
+    /// Repeating a call has no further effect (default false).
+    pub idempotent: Option<bool>,
+    /// The tool reaches outside systems (default true).
+    pub open_world: Option<bool>,
+}
+
+/// Everything about a tool that does not change between calls: name, description, hints,
+/// schemas. Built once per tool (the macro keeps it in a `static`).
+#[derive(Debug)]
+pub struct ToolInfo {
+    name: &'static str,
+    title: Option<&'static str>,
+    description: &'static str,
+    hints: Hints,
+    meta: Option<JsonObject>,
+    input: InputSpec,
+    output_schema: Option<Value>,
+    output_wrapped: bool,
+    /// The "Valid call" line of error messages, written on the first error.
+    valid_call: OnceLock<String>,
+    /// A per-tool profile that wins over the server's (`#[mcp_tool(schema_profile = ...)]`).
+    profile: Option<SchemaProfile>,
+    /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`).
+    timeout: Option<Duration>,
+}
+
+impl ToolInfo {
+    /// Starts a definition for a tool taking arguments of type `A` and returning `R`.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::ToolInfo;
+    /// #[derive(schemars::JsonSchema)]
+    /// struct Args { city: String }
+    /// let info = ToolInfo::builder::<Args, String>("weather", "Current weather.").build();
+    /// assert_eq!(info.input_schema()["properties"]["city"]["type"], "string");
+    /// ```
+    pub fn builder<A: JsonSchema, R: IntoToolOutput>(
+        name: &'static str,
+        description: &'static str,
+    ) -> ToolInfoBuilder {
+        let (output_schema, output_wrapped) = match R::output_schema() {
+            Some((schema, wrapped)) => (Some(schema), wrapped),
+            None => (None, false),
+        };
+        ToolInfoBuilder {
+            info: ToolInfo {
+                name,
+                title: None,
+                description,
+                hints: Hints::default(),
+                meta: None,
+                input: InputSpec::new(name, schema::input_schema::<A>()),
+                output_schema,
+                output_wrapped,
+                valid_call: OnceLock::new(),
+                profile: None,
+                timeout: None,
+            },
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The tool's description.
+    pub fn description(&self) -> &'static str {
+        self.description
+    }
+
+    /// The canonical input schema (as schemars writes it).
+    pub fn input_schema(&self) -> &Value {
+        &self.input.schema
+    }
+
+    /// The canonical output schema, if the tool returns structured output.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.as_ref()
+    }
+
+    /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`), if it has one.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// The top-level argument names, in declaration order.
+    pub fn argument_names(&self) -> &[String] {
+        &self.input.argument_names
+    }
+
+    /// What validation needs to know about the input.
+    pub(crate) fn input(&self) -> &InputSpec {
+        &self.input
+    }
+
+    /// Whether structured results go under `{"result": …}`.
+    pub(crate) fn output_wrapped(&self) -> bool {
+        self.output_wrapped
+    }
+
+    /// The "Valid call" line of error messages, written on the first error.
+    pub(crate) fn valid_call(&self) -> &str {
+        self.valid_call
+            .get_or_init(|| render::valid_call(&schema::signature(&self.input.schema)))
+    }
+
+    /// The profile this tool's schemas are published under when the server's is
+    /// `server_profile`: the tool's own, if it sets one.
+    pub fn effective_profile(&self, server_profile: SchemaProfile) -> SchemaProfile {
+        self.profile.unwrap_or(server_profile)
+    }
+
+    /// The tool as clients see it on a server whose profile is `profile` (a profile set on
+    /// the tool itself wins).
+    pub fn publish(&self, profile: SchemaProfile) -> Tool {
+        let profile = self.effective_profile(profile);
+        let input = match profile.publish(&self.input.schema, SchemaRole::Input) {
+            Value::Object(object) => object,
+            _ => JsonObject::new(),
+        };
+        let mut tool = Tool::new(self.name, self.description, Arc::new(input));
+        tool.title = self.title.map(str::to_string);
+        tool.output_schema = self.output_schema.as_ref().and_then(|schema| {
+            match profile.publish(schema, SchemaRole::Output) {
+                Value::Object(object) => Some(Arc::new(object)),
+                _ => None,
+            }
+        });
+        tool.annotations = self.annotations();
+        tool.meta = self.meta.clone().map(MetaObject);
+        tool
+    }
+
+    /// The hints and title as annotations, when any is set.
+    fn annotations(&self) -> Option<ToolAnnotations> {
+        let hints = &self.hints;
+        if hints == &Hints::default() && self.title.is_none() {
+            return None;
+        }
+        let mut annotations = ToolAnnotations::new();
+        annotations.title = self.title.map(str::to_string);
+        annotations.read_only_hint = hints.read_only;
+        annotations.destructive_hint = hints.destructive;
+        annotations.idempotent_hint = hints.idempotent;
+        annotations.open_world_hint = hints.open_world;
+        Some(annotations)
+    }
+}
+
+/// Sets the optional parts of a [`ToolInfo`].
+#[derive(Debug)]
+pub struct ToolInfoBuilder {
+    info: ToolInfo,
+}
+
+impl ToolInfoBuilder {
+    /// A human-readable title.
+    pub fn title(mut self, title: &'static str) -> Self {
+        self.info.title = Some(title);
+        self
+    }
+
+    /// Publishes this tool's schemas under `profile` whatever the server's profile is.
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.info.profile = Some(profile);
+        self
+    }
+
+    /// The behaviour hints.
+    pub fn hints(mut self, hints: Hints) -> Self {
+        self.info.hints = hints;
+        self
+    }
+
+    /// The tool's `_meta`, as a JSON object text. Anything but an object is ignored (the
+    /// macro has already checked it at compile time).
+    pub fn meta_json(mut self, json: &str) -> Self {
+        self.info.meta = serde_json::from_str::<JsonObject>(json).ok();
+        self
+    }
+
+    /// The arguments are a user's own type, which may not reject unknown keys itself: the
+    /// runtime checks them. The canonical schema says so too (`additionalProperties: false`),
+    /// so that an unknown key is reported as such, with a suggestion. A type that declares
+    /// its own `additionalProperties` (a flattened map) keeps accepting extra keys.
+    pub fn whole_input(mut self) -> Self {
+        let input = &mut self.info.input;
+        if let Some(root) = input.schema.as_object_mut()
+            && !root.contains_key("additionalProperties")
+        {
+            root.insert("additionalProperties".into(), Value::Bool(false));
+            input.checks_unknown_keys = true;
+        }
+        self
+    }
+
+    /// The tool's time limit in milliseconds; overrides the server's default.
+    pub fn timeout_ms(mut self, millis: u64) -> Self {
+        self.info.timeout = Some(Duration::from_millis(millis));
+        self
+    }
+
+    /// The finished definition.
+    pub fn build(self) -> ToolInfo {
+        self.info
+    }
+}

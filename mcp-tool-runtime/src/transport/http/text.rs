@@ -1,0 +1,69 @@
+//! The sentences of HTTP rejections. Each rejection also carries a JSON-RPC error body.
+
+use crate::render::byte_size;
+
+/// HTTP 404: a path other than the MCP endpoint.
+pub(super) fn http_not_found(path: &str, endpoint: &str) -> String {
+    format!("Not found: there is no MCP endpoint at '{path}'. Send MCP requests to '{endpoint}'.")
+}
+
+/// HTTP 405 in stateless mode.
+pub(super) fn http_method_not_allowed(method: &str) -> String {
+    format!(
+        "Method not allowed: {method} is not supported because this server is stateless (no sessions, no server-sent event stream). Use POST with a JSON-RPC message."
+    )
+}
+
+/// HTTP 405 for methods that no mode accepts.
+pub(super) fn http_method_never_allowed(method: &str) -> String {
+    format!(
+        "Method not allowed: {method}. Use POST with a JSON-RPC message (GET and DELETE manage sessions)."
+    )
+}
+
+/// HTTP 413.
+pub(super) fn http_body_too_large(limit: usize, length: Option<u64>) -> String {
+    match length {
+        Some(length) => format!(
+            "Payload too large: the request body has {length} bytes, more than the limit of {}. Send smaller messages.",
+            byte_size(limit)
+        ),
+        None => format!(
+            "Payload too large: the request body exceeds the limit of {}. Send smaller messages.",
+            byte_size(limit)
+        ),
+    }
+}
+
+/// HTTP 400 for an `MCP-Protocol-Version` header the server does not speak.
+pub(super) fn http_unsupported_version(version: &str, supported: &[&str]) -> String {
+    format!(
+        "Bad request: unsupported MCP-Protocol-Version '{version}'. Supported versions: {}.",
+        supported.join(", ")
+    )
+}
+
+/// HTTP 403 for a `Host` outside the allowlist.
+pub(super) fn http_host_forbidden(host: &str, allowed: &[String]) -> String {
+    format!(
+        "Forbidden: Host '{host}' is not allowed (DNS rebinding protection). Allowed hosts: {}. Configure more with MCP_ALLOWED_HOSTS.",
+        allowed.join(", ")
+    )
+}
+
+/// HTTP 403 for a request without a `Host`.
+pub(super) const HTTP_HOST_MISSING: &str = "Forbidden: the request has no Host header (DNS rebinding protection). Send the Host of this server.";
+
+/// HTTP 403 for an `Origin` outside the allowlist.
+pub(super) fn http_origin_forbidden(origin: &str, allowed: &[String]) -> String {
+    format!(
+        "Forbidden: Origin '{origin}' is not allowed (DNS rebinding protection). Allowed origins: {}. Configure more with MCP_ALLOWED_ORIGINS.",
+        allowed.join(", ")
+    )
+}
+
+/// HTTP 401 without a bearer token.
+pub(super) const HTTP_TOKEN_MISSING: &str = "Unauthorized: this server requires a bearer token. Send the header 'Authorization: Bearer <token>'.";
+
+/// HTTP 401 with a wrong token.
+pub(super) const HTTP_TOKEN_INVALID: &str = "Unauthorized: the bearer token is not valid. Send the header 'Authorization: Bearer <token>' with the token this server was configured with.";

@@ -1,0 +1,122 @@
+//! The sentences of JSON-RPC errors: what was wrong with a message, and what a valid one is.
+
+use serde_json::Value;
+
+use crate::error::JsonType;
+use crate::render::{byte_size, received, type_phrase};
+
+/// A line or body that is not JSON (-32700).
+pub(crate) fn parse_error(detail: &str) -> String {
+    format!(
+        "Parse error: the message is not valid JSON ({detail}). Send one JSON-RPC 2.0 object per message."
+    )
+}
+
+/// A JSON array: JSON-RPC batches are not part of MCP since 2025-06-18.
+pub(super) const BATCH_NOT_SUPPORTED: &str = "Invalid request: batches (JSON arrays) are not supported. Send one JSON-RPC 2.0 object per message.";
+
+/// A JSON value that is not an object.
+pub(super) fn not_an_object_message(value: &Value) -> String {
+    format!(
+        "Invalid request: a JSON-RPC message must be a JSON object, but received {}.",
+        received(value)
+    )
+}
+
+/// `jsonrpc` missing or not "2.0".
+pub(super) fn not_json_rpc_2(version: Option<&Value>) -> String {
+    match version {
+        None => {
+            "Invalid request: the message has no \"jsonrpc\" member; it must be \"2.0\".".into()
+        }
+        Some(version) => format!(
+            "Invalid request: \"jsonrpc\" must be \"2.0\", but received {}.",
+            received(version)
+        ),
+    }
+}
+
+/// An `id` that is neither a string nor an integer.
+pub(super) fn invalid_id(id: &Value) -> String {
+    format!(
+        "Invalid request: \"id\" must be a string or an integer, but received {}.",
+        received(id)
+    )
+}
+
+/// `method` present but not a string.
+pub(super) fn method_not_a_string(method: &Value) -> String {
+    format!(
+        "Invalid request: \"method\" must be a string, but received {}.",
+        received(method)
+    )
+}
+
+/// A request without `method`.
+pub(super) const MISSING_METHOD: &str = "Invalid request: the message has no \"method\". A request needs \"jsonrpc\": \"2.0\", an \"id\" and a \"method\".";
+
+/// A response from the client that does not parse.
+pub(super) fn malformed_response(detail: &str) -> String {
+    format!("Invalid request: the response is malformed ({detail}).")
+}
+
+/// Params that do not fit a known method (-32602).
+pub(super) fn invalid_params(method: &str, detail: &str) -> String {
+    format!("Invalid params for '{method}': {detail}.")
+}
+
+/// `params` present but not an object.
+pub(super) fn params_not_an_object(params: &Value) -> String {
+    format!(
+        "\"params\" must be an object, but received {}",
+        received(params)
+    )
+}
+
+/// `params` missing where members are required.
+pub(super) fn params_missing<'a>(required: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<String> = required
+        .into_iter()
+        .map(|name| format!("'{name}'"))
+        .collect();
+    format!(
+        "\"params\" is missing; it must be an object with {}",
+        names.join(", ")
+    )
+}
+
+/// "a string" for the type named `name`.
+fn named_type_phrase(name: &str) -> String {
+    JsonType::from_name(name).map_or_else(
+        || format!("a value of type {name}"),
+        |json_type| type_phrase(json_type).to_string(),
+    )
+}
+
+/// A required member of `params` is missing.
+pub(super) fn param_missing(name: &str, expected_type: &str) -> String {
+    format!(
+        "'{name}' is required: expected {}",
+        named_type_phrase(expected_type)
+    )
+}
+
+/// A member of `params` has the wrong type.
+pub(super) fn param_wrong_type(name: &str, expected_type: &str, value: &Value) -> String {
+    format!(
+        "'{name}' must be {}, but received {}",
+        named_type_phrase(expected_type),
+        received(value)
+    )
+}
+
+/// Params that do not fit, for no reason found in the required members.
+pub(super) const PARAMS_UNREADABLE: &str = "the params do not match this method's schema";
+
+/// A message over the size limit.
+pub(super) fn message_too_large(limit: usize) -> String {
+    format!(
+        "Message too large: it exceeds the limit of {} and was discarded. Send smaller messages.",
+        byte_size(limit)
+    )
+}

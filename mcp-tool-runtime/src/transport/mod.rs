@@ -1,0 +1,12 @@
+//! The transports: newline-delimited JSON-RPC (stdio, or any reader and writer) and
+//! Streamable HTTP. Each checks every message before rmcp sees it (`jsonrpc`), and each
+//! owns its `McpServer::serve_*` methods.
+
+#[cfg(feature = "http")]
+mod http;
+mod jsonrpc;
+mod stdio;
+
+#[cfg(feature = "http")]
+pub use http::HttpOptions;
+pub use stdio::{LineTransport, StdinReader, StdioOptions};
