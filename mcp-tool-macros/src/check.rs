@@ -1,8 +1,8 @@
 //! Rules on a parsed tool that need the whole model: its name, its descriptions, its
 //! arguments taken together.
 
+use crate::ast::Tool;
 use crate::errors::Errors;
-use crate::parse::Tool;
 use crate::suggest;
 
 /// The MCP rule for tool names: 1 to 128 of `A-Z a-z 0-9 _ - .`.
@@ -32,8 +32,8 @@ fn name_problem(name: &str) -> Option<String> {
 }
 
 pub(crate) fn check(tool: &Tool, errors: &mut Errors) {
-    if let Some(problem) = name_problem(&tool.name()) {
-        errors.at(tool.name_token_span(), problem);
+    if let Some(problem) = name_problem(&tool.name) {
+        errors.at(tool.name_span(), problem);
     }
 
     let has_description = tool
@@ -45,17 +45,16 @@ pub(crate) fn check(tool: &Tool, errors: &mut Errors) {
         });
     if !has_description {
         errors.at(
-            tool.name_span,
+            tool.ident.span(),
             format!(
                 "tool `{}` has no description: the model reads it to decide when to call the \
                  tool. Add a doc comment (`/// ...`) or `#[mcp_tool(description = \"...\")]`",
-                tool.name()
+                tool.name
             ),
         );
     }
 
-    let names: Vec<String> = tool.args.iter().map(|arg| arg.property()).collect();
-    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    let known: Vec<&str> = tool.args.iter().map(|arg| arg.property.as_str()).collect();
     for doc in &tool.docs.arguments {
         if !known.contains(&doc.name.as_str()) {
             let message = if known.is_empty() {
@@ -86,14 +85,14 @@ pub(crate) fn check(tool: &Tool, errors: &mut Errors) {
             tool.docs
                 .arguments
                 .iter()
-                .find(|doc| doc.name == arg.property()),
+                .find(|doc| doc.name == arg.property),
             &arg.attr.description,
         ) {
             errors.spanned(
                 from_attr,
                 format!(
                     "argument `{}` is described twice: in `# Arguments` and here",
-                    arg.property()
+                    arg.property
                 ),
             );
         }

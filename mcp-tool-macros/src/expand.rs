@@ -8,10 +8,10 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ImplItem, Item, ItemImpl, LitStr};
 
+use crate::ast::{self, Place, Tool};
 use crate::check;
 use crate::errors::Errors;
 use crate::fallback;
-use crate::parse::{self, Place, Tool};
 
 fn is_tool_attr(attr: &syn::Attribute) -> bool {
     attr.path()
@@ -53,7 +53,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#compile_errors #item);
         }
     };
-    let model = parse::parse_tool(
+    let model = ast::parse_tool(
         attr,
         &function.attrs,
         &function.sig,
@@ -61,19 +61,19 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         &mut errors,
     );
     check::check(&model, &mut errors);
-    parse::strip_arg_attrs(&mut function.sig);
+    ast::strip_arg_attrs(&mut function.sig);
     if !errors.is_empty() {
         return fallback::free(
             quote!(#function),
             &function.vis,
-            &function.sig.ident,
+            &model.function_name,
             &errors,
         );
     }
     let vis = &function.vis;
     let definition = format_ident!(
         "{}_tool",
-        function.sig.ident.to_string().trim_start_matches("r#"),
+        model.function_name,
         span = function.sig.ident.span()
     );
     let doc = format!(
@@ -165,7 +165,7 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
                 TokenStream::new()
             }
         };
-        let model = parse::parse_tool(
+        let model = ast::parse_tool(
             tokens,
             &method.attrs,
             &method.sig,
@@ -173,7 +173,7 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
             &mut errors,
         );
         check::check(&model, &mut errors);
-        parse::strip_arg_attrs(&mut method.sig);
+        ast::strip_arg_attrs(&mut method.sig);
         tools.push(model);
     }
     check_unique_names(&tools, &mut errors);
@@ -184,10 +184,7 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
     let definitions = tools.iter().map(|tool| {
-        let ident = format_ident!(
-            "__mcp_tool_{}",
-            tool.ident.to_string().trim_start_matches("r#")
-        );
+        let ident = format_ident!("__mcp_tool_{}", tool.function_name);
         let body = definition_body(tool, quote!(Self));
         quote! {
             #[doc(hidden)]
@@ -197,10 +194,7 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     });
     let calls = tools.iter().map(|tool| {
-        let ident = format_ident!(
-            "__mcp_tool_{}",
-            tool.ident.to_string().trim_start_matches("r#")
-        );
+        let ident = format_ident!("__mcp_tool_{}", tool.function_name);
         quote!(Self::#ident())
     });
     quote! {
@@ -221,12 +215,12 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Two tools of one server may not share a name; within one `#[mcp_tools]` block that is
 /// known at compile time.
 fn check_unique_names(tools: &[Tool], errors: &mut Errors) {
-    let mut seen: HashMap<String, &Tool> = HashMap::new();
+    let mut seen: HashMap<&String, &Tool> = HashMap::new();
     for tool in tools {
-        let name = tool.name();
-        match seen.get(&name) {
+        let name = &tool.name;
+        match seen.get(name) {
             Some(first) => errors.at(
-                tool.name_token_span(),
+                tool.name_span(),
                 format!(
                     "two tools of this block are named `{name}` (the other is `fn {}`): tool \
                      names must be unique within a server; rename one with \
@@ -253,7 +247,7 @@ fn optional_flag(flag: Option<crate::attr::Flag>) -> TokenStream {
 
 /// Whether an argument can be a type parameter of the hidden arguments struct: only when no
 /// option of ours or of the derives depends on its concrete type.
-fn is_plain(arg: &parse::Arg) -> bool {
+fn is_plain(arg: &ast::Arg) -> bool {
     arg.validate.is_empty()
         && arg.passthrough.is_empty()
         && arg.attr.default.is_none()
@@ -271,7 +265,7 @@ fn is_plain(arg: &parse::Arg) -> bool {
 /// the derives (rustc drops a repeated unsatisfied bound at the same span in one body).
 fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
     let rt = quote!(::mcp_tool_runtime);
-    let name = LitStr::new(&tool.name(), tool.name_token_span());
+    let name = LitStr::new(&tool.name, tool.name_span());
     let description = tool
         .attr
         .description
@@ -325,14 +319,14 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                         tool.docs
                             .arguments
                             .iter()
-                            .find(|doc| doc.name == arg.property())
+                            .find(|doc| doc.name == arg.property)
                             .map(|doc| doc.text.clone())
                     })
                     .map(|text| quote!(#[doc = #text]));
                 let default = arg.attr.default.as_ref().map(|default| match default {
                     None => quote!(#[serde(default)]),
                     Some(expr) => {
-                        let function = format_ident!("__mcp_default_{}", arg.property());
+                        let function = format_ident!("__mcp_default_{}", arg.property);
                         let path = LitStr::new(&function.to_string(), Span::call_site());
                         let value = default_value(ty, expr);
                         items.push(quote_spanned!(expr.span()=>

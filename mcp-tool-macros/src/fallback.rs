@@ -4,19 +4,20 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{Ident, ItemImpl, Visibility};
+use syn::{ItemImpl, Visibility};
 
 use crate::errors::Errors;
 
-/// A free tool's item, its stand-in definition function, and the errors.
+/// A free tool's item, its stand-in definition function, and the errors. `function_name` is
+/// the function's name without `r#`.
 pub(crate) fn free(
     item: TokenStream,
     vis: &Visibility,
-    ident: &Ident,
+    function_name: &str,
     errors: &Errors,
 ) -> TokenStream {
     let errors = errors.to_compile_errors();
-    let definition = format_ident!("{}_tool", ident.to_string().trim_start_matches("r#"));
+    let definition = format_ident!("{function_name}_tool");
     quote! {
         #errors
         #item

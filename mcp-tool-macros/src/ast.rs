@@ -1,7 +1,11 @@
 //! Tokens to a model of one tool, collecting every error on the way.
+//!
+//! Names are unraw'd here, once ([`unraw`]): the rest of the crate reads `property`,
+//! `function_name` and `name` and never sees an `r#`.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
+use syn::ext::IdentExt;
 use syn::{Attribute, FnArg, Ident, Pat, ReturnType, Signature, Type};
 
 use crate::attr::{self, ArgAttr, ToolAttr};
@@ -18,8 +22,12 @@ pub(crate) enum Place {
     ToolSet,
 }
 
+/// One schema argument of a tool.
 pub(crate) struct Arg {
+    /// The identifier as written, `r#` included, for the generated field and binding.
     pub ident: Ident,
+    /// The JSON property name: the identifier without `r#`.
+    pub property: String,
     pub ty: Type,
     pub attr: ArgAttr,
     /// `#[validate(...)]`, checked and handed to the derives.
@@ -28,26 +36,27 @@ pub(crate) struct Arg {
     pub passthrough: Vec<Attribute>,
 }
 
-impl Arg {
-    /// The JSON property name: the identifier without `r#`.
-    pub fn property(&self) -> String {
-        let name = self.ident.to_string();
-        name.strip_prefix("r#").map(str::to_string).unwrap_or(name)
-    }
+/// The name an identifier stands for: `type` for `r#type`. The only place that strips `r#`.
+fn unraw(ident: &Ident) -> String {
+    ident.unraw().to_string()
 }
 
+/// One tool function, as the checks and the expansion read it.
 pub(crate) struct Tool {
     pub attr: ToolAttr,
     pub docs: Docs,
+    /// The function's identifier as written, for calling it.
     pub ident: Ident,
+    /// The function's name without `r#`, from which generated item names are built.
+    pub function_name: String,
+    /// The tool name: `name = "..."` or the function's name.
+    pub name: String,
     pub is_async: bool,
     pub has_receiver: bool,
     pub args: Vec<Arg>,
     /// The declared return type; `()` when there is none.
     pub output: Type,
     pub place: Place,
-    /// Where a "no description" error points.
-    pub name_span: Span,
     /// The `ToolContext` argument, if the tool takes one: never part of the input schema.
     pub context: Option<ContextArg>,
 }
@@ -90,18 +99,8 @@ fn parse_context(typed: &syn::PatType, position: usize, errors: &mut Errors) -> 
 }
 
 impl Tool {
-    /// The tool name: `name = "..."` or the function's name.
-    pub fn name(&self) -> String {
-        match &self.attr.name {
-            Some(name) => name.value(),
-            None => {
-                let name = self.ident.to_string();
-                name.strip_prefix("r#").map(str::to_string).unwrap_or(name)
-            }
-        }
-    }
-
-    pub fn name_token_span(&self) -> Span {
+    /// Where the tool name was written: the `name = "..."` literal or the function's name.
+    pub fn name_span(&self) -> Span {
         self.attr
             .name
             .as_ref()
@@ -166,6 +165,7 @@ fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
     };
     check_arg_type(&typed.ty, errors);
     let mut arg = Arg {
+        property: unraw(&ident),
         ident,
         ty: (*typed.ty).clone(),
         attr: ArgAttr::default(),
@@ -301,16 +301,22 @@ pub(crate) fn parse_tool(
         ReturnType::Default => syn::parse_quote!(()),
         ReturnType::Type(_, ty) => (**ty).clone(),
     };
+    let function_name = unraw(&sig.ident);
+    let name = match &attr.name {
+        Some(name) => name.value(),
+        None => function_name.clone(),
+    };
     Tool {
         attr,
         docs: docs::parse(attrs),
         ident: sig.ident.clone(),
+        function_name,
+        name,
         is_async: sig.asyncness.is_some(),
         has_receiver,
         args,
         output,
         place,
-        name_span: sig.ident.span(),
         context,
     }
 }
