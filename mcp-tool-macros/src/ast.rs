@@ -11,7 +11,7 @@ use syn::{Attribute, FnArg, Ident, Pat, ReturnType, Signature, Type};
 use crate::attr::{self, ArgAttr, ToolAttr};
 use crate::docs::{self, Docs};
 use crate::errors::Errors;
-use crate::validate_attr;
+use crate::validate_attr::{self, ValidateAttr};
 
 /// Where the tool function lives.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -30,8 +30,8 @@ pub(crate) struct Arg {
     pub property: String,
     pub ty: Type,
     pub attr: ArgAttr,
-    /// `#[validate(...)]`, checked and handed to the derives.
-    pub validate: Vec<Attribute>,
+    /// Each `#[validate(...)]`, parsed into rules and handed to the derive as written.
+    pub validate: Vec<ValidateAttr>,
     /// `#[serde(...)]` and `#[schemars(...)]`, handed to the derives as they are.
     pub passthrough: Vec<Attribute>,
 }
@@ -176,8 +176,7 @@ fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
         if attribute.path().is_ident("arg") {
             attr::parse_arg_attr(attribute, &mut arg.attr, errors);
         } else if attribute.path().is_ident("validate") {
-            validate_attr::check(attribute, errors);
-            arg.validate.push(attribute.clone());
+            arg.validate.push(validate_attr::parse(attribute, errors));
         } else if attribute.path().is_ident("serde") || attribute.path().is_ident("schemars") {
             arg.passthrough.push(attribute.clone());
         }

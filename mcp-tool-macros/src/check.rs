@@ -4,6 +4,7 @@
 use crate::ast::Tool;
 use crate::errors::Errors;
 use crate::suggest;
+use crate::validate_attr::{Rule, Validator, Written};
 
 /// The MCP rule for tool names: 1 to 128 of `A-Z a-z 0-9 _ - .`.
 fn name_problem(name: &str) -> Option<String> {
@@ -31,7 +32,43 @@ fn name_problem(name: &str) -> Option<String> {
     }
 }
 
+/// The keys a `#[validate]` rule cannot do without, and `range` without any bound.
+fn check_rule(rule: &Rule, errors: &mut Errors) {
+    let name = rule.validator.name();
+    let required = rule.validator.required_keys();
+    match &rule.written {
+        Written::Bare(path) => {
+            if let Some(needed) = required.first() {
+                errors.spanned(
+                    path,
+                    format!("`{name}` needs `{needed}`: write `{name}({needed} = ...)`"),
+                );
+            }
+        }
+        Written::List(list) => {
+            let has = |key: &str| rule.options.iter().any(|option| option.key == key);
+            for needed in required.iter().filter(|needed| !has(needed)) {
+                errors.spanned(list, format!("`{name}` needs `{needed} = ...`"));
+            }
+            let only_messages = rule
+                .options
+                .iter()
+                .all(|option| option.key == "message" || option.key == "code");
+            if rule.validator == Validator::Range && only_messages {
+                errors.spanned(
+                    list,
+                    "`range` needs `min`, `max`, `exclusive_min` or `exclusive_max`",
+                );
+            }
+        }
+    }
+}
+
 pub(crate) fn check(tool: &Tool, errors: &mut Errors) {
+    let rules = tool.args.iter().flat_map(|arg| &arg.validate);
+    for rule in rules.flat_map(|attr| &attr.rules) {
+        check_rule(rule, errors);
+    }
     if let Some(problem) = name_problem(&tool.name) {
         errors.at(tool.name_span(), problem);
     }

@@ -12,6 +12,7 @@ use crate::ast::{self, Place, Tool};
 use crate::check;
 use crate::errors::Errors;
 use crate::fallback;
+use crate::validate_attr::{ValidateAttr, Validator};
 
 fn is_tool_attr(attr: &syn::Attribute) -> bool {
     attr.path()
@@ -343,9 +344,9 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
                     .example
                     .as_ref()
                     .map(|expr| quote!(#[schemars(example = (#expr))]));
-                let validate = &arg.validate;
+                let validate = arg.validate.iter().map(|validate| &validate.attr);
                 let passthrough = &arg.passthrough;
-                let exclusive = exclusive_bounds(validate);
+                let exclusive = exclusive_bounds(&arg.validate);
                 let field_ty = if is_plain(arg) {
                     let param = format_ident!("__McpArg{}", params.len());
                     let field_ty = quote!(#param);
@@ -484,43 +485,25 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
 /// `validator`'s `range(exclusive_min = .., exclusive_max = ..)` as the schema's
 /// `exclusiveMinimum`/`exclusiveMaximum`, which schemars does not derive: without them the
 /// published schema would accept the bound itself, which the runtime rejects.
-fn exclusive_bounds(validate: &[syn::Attribute]) -> TokenStream {
-    let mut found = Vec::new();
-    for attr in validate {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("range") {
-                meta.parse_nested_meta(|bound| {
-                    let keyword = if bound.path.is_ident("exclusive_min") {
-                        Some("exclusiveMinimum")
-                    } else if bound.path.is_ident("exclusive_max") {
-                        Some("exclusiveMaximum")
-                    } else {
-                        None
-                    };
-                    let value: syn::Expr = bound.value()?.parse()?;
-                    if let Some(keyword) = keyword
-                        && matches!(value, syn::Expr::Lit(_) | syn::Expr::Unary(_))
-                    {
-                        found.push(quote!(#[schemars(extend(#keyword = #value))]));
-                    }
-                    Ok(())
-                })
-            } else if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|inner| {
-                    if inner.input.peek(syn::Token![=]) {
-                        let _: syn::Expr = inner.value()?.parse()?;
-                    }
-                    Ok(())
-                })
-            } else {
-                if meta.input.peek(syn::Token![=]) {
-                    let _: syn::Expr = meta.value()?.parse()?;
-                }
-                Ok(())
-            }
-        });
-    }
-    quote!(#(#found)*)
+///
+/// Only a literal (`10`, `-1.5`) can go into the schema; another expression (a `const`) is
+/// left to the runtime check.
+fn exclusive_bounds(validate: &[ValidateAttr]) -> TokenStream {
+    let ranges = validate
+        .iter()
+        .flat_map(|attr| &attr.rules)
+        .filter(|rule| rule.validator == Validator::Range);
+    let bounds = ranges.flat_map(|rule| &rule.options).filter_map(|option| {
+        let keyword = match option.key.as_str() {
+            "exclusive_min" => "exclusiveMinimum",
+            "exclusive_max" => "exclusiveMaximum",
+            _ => return None,
+        };
+        let value = option.value.as_ref()?;
+        matches!(value, syn::Expr::Lit(_) | syn::Expr::Unary(_))
+            .then(|| quote!(#[schemars(extend(#keyword = #value))]))
+    });
+    quote!(#(#bounds)*)
 }
 
 /// The inner type of a syntactic `Option<T>`.
