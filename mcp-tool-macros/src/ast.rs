@@ -1,12 +1,16 @@
-//! Tokens to a model of one tool, collecting every error on the way.
+//! Tokens to a model of a tool (or of an `impl` block of tools), collecting every error on
+//! the way. Parsing reports only what cannot be modelled: malformed or unknown options, an
+//! argument that is not a plain name, an item that is not a function. The rules on a
+//! well-formed model live in `check`.
 //!
 //! Names are unraw'd here, once ([`unraw`]): the rest of the crate reads `property`,
 //! `function_name` and `name` and never sees an `r#`.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
 use syn::ext::IdentExt;
-use syn::{Attribute, FnArg, Ident, Pat, ReturnType, Signature, Type};
+use syn::spanned::Spanned;
+use syn::{Attribute, FnArg, Ident, ImplItem, Item, ItemFn, ItemImpl, Pat, ReturnType};
+use syn::{Signature, Type};
 
 use crate::attr::{self, ArgAttr, ToolAttr};
 use crate::docs::{self, Docs};
@@ -36,9 +40,12 @@ pub(crate) struct Arg {
     pub passthrough: Vec<Attribute>,
 }
 
-/// The name an identifier stands for: `type` for `r#type`. The only place that strips `r#`.
-fn unraw(ident: &Ident) -> String {
-    ident.unraw().to_string()
+/// A `ToolContext` argument: never part of the input schema.
+pub(crate) struct ContextArg {
+    /// How many schema arguments come before it, which is where the call passes it.
+    pub position: usize,
+    /// The argument as written, which the rules on how to take the context read.
+    pub written: syn::PatType,
 }
 
 /// One tool function, as the checks and the expansion read it.
@@ -51,51 +58,17 @@ pub(crate) struct Tool {
     pub function_name: String,
     /// The tool name: `name = "..."` or the function's name.
     pub name: String,
+    /// The signature as written, for the rules on generics, `unsafe`, ABI and variadics.
+    pub signature: Signature,
     pub is_async: bool,
-    pub has_receiver: bool,
+    /// `self` in any form; the checks accept only `&self`.
+    pub receiver: Option<syn::Receiver>,
     pub args: Vec<Arg>,
+    /// Every `ToolContext` argument; the checks accept at most one.
+    pub contexts: Vec<ContextArg>,
     /// The declared return type; `()` when there is none.
     pub output: Type,
     pub place: Place,
-    /// The `ToolContext` argument, if the tool takes one: never part of the input schema.
-    pub context: Option<ContextArg>,
-}
-
-/// A tool's context argument and where it goes in the call.
-pub(crate) struct ContextArg {
-    /// How many schema arguments come before it.
-    pub position: usize,
-}
-
-/// True for a type whose last path segment is `ToolContext`, however it is imported.
-fn is_context_type(ty: &Type) -> bool {
-    match ty {
-        Type::Path(path) => path
-            .path
-            .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "ToolContext"),
-        Type::Reference(reference) => is_context_type(&reference.elem),
-        Type::Paren(inner) => is_context_type(&inner.elem),
-        _ => false,
-    }
-}
-
-fn parse_context(typed: &syn::PatType, position: usize, errors: &mut Errors) -> ContextArg {
-    if let Type::Reference(reference) = typed.ty.as_ref() {
-        errors.spanned(
-            reference,
-            "take the context by value (`ctx: ToolContext`): it is cheap to clone and the \
-             handler owns it",
-        );
-    }
-    if !matches!(typed.pat.as_ref(), Pat::Ident(_) | Pat::Wild(_)) {
-        errors.spanned(
-            &typed.pat,
-            "name the context argument, as in `ctx: ToolContext`",
-        );
-    }
-    ContextArg { position }
 }
 
 impl Tool {
@@ -111,8 +84,63 @@ impl Tool {
     pub fn whole_input(&self) -> Option<&Arg> {
         self.args.iter().find(|arg| arg.attr.input.is_some())
     }
+
+    /// The context argument the call passes, if the tool takes one.
+    pub fn context(&self) -> Option<&ContextArg> {
+        self.contexts.first()
+    }
 }
 
+/// A free function under `#[mcp_tool]`.
+pub(crate) struct FreeTool {
+    /// The function as it is emitted again, without the argument attributes only the macro
+    /// understands.
+    pub function: ItemFn,
+    pub tool: Tool,
+}
+
+/// An `impl` block under `#[mcp_tools]` and the tools among its methods.
+pub(crate) struct ToolSet {
+    /// The block as it is emitted again: each `#[mcp_tool]` marked as handled and the
+    /// argument attributes stripped.
+    pub block: ItemImpl,
+    pub tools: Vec<Tool>,
+}
+
+/// The name an identifier stands for: `type` for `r#type`. The only place that strips `r#`.
+fn unraw(ident: &Ident) -> String {
+    ident.unraw().to_string()
+}
+
+/// What `#[mcp_tools]` leaves in `#[mcp_tool(...)]` on a method it has expanded.
+const HANDLED_BY_TOOL_SET: &str = "__mcp_tools_handled";
+
+/// True when `#[mcp_tool]`'s options are the marker `#[mcp_tools]` left: the method was
+/// expanded with its block.
+pub(crate) fn is_handled_marker(attr: &TokenStream) -> bool {
+    let mut tokens = attr.clone().into_iter();
+    matches!(
+        (tokens.next(), tokens.next()),
+        (Some(proc_macro2::TokenTree::Ident(ident)), None) if ident == HANDLED_BY_TOOL_SET
+    )
+}
+
+/// True for a type whose last path segment is `ToolContext`, however it is imported or
+/// borrowed: a borrowed context is still the context, which the checks then refuse.
+fn is_context_type(ty: &Type) -> bool {
+    match ty {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "ToolContext"),
+        Type::Reference(reference) => is_context_type(&reference.elem),
+        Type::Paren(inner) => is_context_type(&inner.elem),
+        _ => false,
+    }
+}
+
+/// The argument attributes that only the macro understands.
 const OUR_ARG_ATTRS: &[&str] = &["arg", "validate", "serde", "schemars"];
 
 fn is_ours(attr: &Attribute) -> bool {
@@ -121,34 +149,12 @@ fn is_ours(attr: &Attribute) -> bool {
 
 /// Removes the argument attributes that only the macro understands, so the function the
 /// user wrote still compiles as it is.
-pub(crate) fn strip_arg_attrs(sig: &mut Signature) {
+fn strip_arg_attrs(sig: &mut Signature) {
     for input in &mut sig.inputs {
         if let FnArg::Typed(typed) = input {
             typed.attrs.retain(|attr| !is_ours(attr));
         }
     }
-}
-
-fn parse_receiver(receiver: &syn::Receiver, place: Place, errors: &mut Errors) -> bool {
-    if place == Place::Free {
-        errors.spanned(
-            receiver,
-            "a tool method needs `#[mcp_tools]` on its `impl` block, which registers the \
-             methods as tools of that state type",
-        );
-        return true;
-    }
-    let shared_ref = receiver.reference.is_some()
-        && receiver.mutability.is_none()
-        && receiver.colon_token.is_none();
-    if !shared_ref {
-        errors.spanned(
-            receiver,
-            "tool methods take `&self`: one state is shared by concurrent calls; use interior \
-             mutability (a Mutex) for state that changes",
-        );
-    }
-    true
 }
 
 fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
@@ -163,7 +169,6 @@ fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
             return None;
         }
     };
-    check_arg_type(&typed.ty, errors);
     let mut arg = Arg {
         property: unraw(&ident),
         ident,
@@ -184,93 +189,6 @@ fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
     Some(arg)
 }
 
-/// A type as the user would write it (`Vec<String>`, not `Vec < String >`).
-fn type_text(ty: &Type) -> String {
-    let mut text = quote!(#ty).to_string();
-    for (from, to) in [
-        (" :: ", "::"),
-        (":: ", "::"),
-        (" <", "<"),
-        ("< ", "<"),
-        (" >", ">"),
-        (" ,", ","),
-        ("& ", "&"),
-    ] {
-        text = text.replace(from, to);
-    }
-    text
-}
-
-/// Argument types that can never work, reported before the derives would stumble on them.
-fn check_arg_type(ty: &Type, errors: &mut Errors) {
-    match ty {
-        Type::Reference(reference) => {
-            let owned = match reference.elem.as_ref() {
-                Type::Path(path) if path.path.is_ident("str") => "`String`".to_string(),
-                Type::Slice(slice) => {
-                    let elem = &slice.elem;
-                    format!("`Vec<{}>`", type_text(elem))
-                }
-                other => format!("`{}`", type_text(other)),
-            };
-            errors.spanned(
-                reference,
-                format!(
-                    "a tool argument cannot be a reference: arguments are deserialized from \
-                     the call's JSON into owned values; take {owned} instead"
-                ),
-            );
-        }
-        Type::ImplTrait(impl_trait) => errors.spanned(
-            impl_trait,
-            "a tool argument cannot be `impl Trait`: name a concrete type, from which the \
-             argument's JSON schema is derived",
-        ),
-        _ => {}
-    }
-}
-
-fn check_signature(sig: &Signature, errors: &mut Errors) {
-    if !sig.generics.params.is_empty() {
-        let names: Vec<String> = sig
-            .generics
-            .params
-            .iter()
-            .map(|param| match param {
-                syn::GenericParam::Type(param) => format!("`{}`", param.ident),
-                syn::GenericParam::Lifetime(param) => format!("`{}`", param.lifetime),
-                syn::GenericParam::Const(param) => format!("`{}`", param.ident),
-            })
-            .collect();
-        errors.spanned(
-            &sig.generics,
-            format!(
-                "a tool function cannot be generic (over {}): its input and output schemas are \
-                 derived from concrete types; replace the parameters with the types you mean",
-                names.join(", ")
-            ),
-        );
-    }
-    if let Some(unsafety) = &sig.unsafety {
-        errors.spanned(unsafety, "a tool function cannot be `unsafe`");
-    }
-    if let Some(abi) = &sig.abi {
-        errors.spanned(abi, "a tool function cannot have an `extern` ABI");
-    }
-    if let Some(variadic) = &sig.variadic {
-        errors.spanned(variadic, "a tool function cannot be variadic");
-    }
-    if let ReturnType::Type(_, ty) = &sig.output
-        && let Type::ImplTrait(impl_trait) = ty.as_ref()
-    {
-        errors.spanned(
-            impl_trait,
-            "a tool cannot return `impl Trait`: name a concrete type such as `String` or \
-             `Json<T>` (write `async fn` instead of returning `impl Future`)",
-        );
-    }
-}
-
 /// Builds the model of one tool function.
 pub(crate) fn parse_tool(
     attr_tokens: TokenStream,
@@ -280,19 +198,16 @@ pub(crate) fn parse_tool(
     errors: &mut Errors,
 ) -> Tool {
     let attr = attr::parse_tool_attr(attr_tokens, errors);
-    check_signature(sig, errors);
-    let mut has_receiver = false;
+    let mut receiver = None;
     let mut args = Vec::new();
-    let mut context = None;
+    let mut contexts = Vec::new();
     for input in &sig.inputs {
         match input {
-            FnArg::Receiver(receiver) => has_receiver = parse_receiver(receiver, place, errors),
-            FnArg::Typed(typed) if is_context_type(&typed.ty) => {
-                if context.is_some() {
-                    errors.spanned(typed, "a tool takes at most one `ToolContext` argument");
-                }
-                context = Some(parse_context(typed, args.len(), errors));
-            }
+            FnArg::Receiver(written) => receiver = receiver.or_else(|| Some(written.clone())),
+            FnArg::Typed(typed) if is_context_type(&typed.ty) => contexts.push(ContextArg {
+                position: args.len(),
+                written: typed.clone(),
+            }),
             FnArg::Typed(typed) => args.extend(parse_arg(typed, errors)),
         }
     }
@@ -311,48 +226,120 @@ pub(crate) fn parse_tool(
         ident: sig.ident.clone(),
         function_name,
         name,
+        signature: sig.clone(),
         is_async: sig.asyncness.is_some(),
-        has_receiver,
+        receiver,
         args,
+        contexts,
         output,
         place,
-        context,
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn messages(errors: &Errors) -> String {
-        errors.to_compile_errors().to_string()
+/// The keyword that says what the item is (`struct`, `enum`, …), where "not a function"
+/// errors point.
+fn item_keyword(item: &Item) -> Span {
+    match item {
+        Item::Struct(item) => item.struct_token.span,
+        Item::Enum(item) => item.enum_token.span,
+        Item::Impl(item) => item.impl_token.span,
+        Item::Mod(item) => item.mod_token.span,
+        Item::Const(item) => item.const_token.span,
+        Item::Static(item) => item.static_token.span,
+        Item::Trait(item) => item.trait_token.span,
+        Item::Type(item) => item.type_token.span,
+        other => other.span(),
     }
+}
 
-    #[test]
-    fn type_text_reads_like_source() {
-        let ty: Type = syn::parse_quote!(&std::collections::HashMap<String, Vec<u8>>);
-        assert_eq!(
-            type_text(&ty),
-            "&std::collections::HashMap<String, Vec<u8>>"
+/// Parses the item under `#[mcp_tool]`; `None` when it is not a function.
+pub(crate) fn parse_free_tool(
+    attr: TokenStream,
+    item: TokenStream,
+    errors: &mut Errors,
+) -> Option<FreeTool> {
+    let mut function = match errors.collect(syn::parse2::<Item>(item))? {
+        Item::Fn(function) => function,
+        other => {
+            errors.at(
+                item_keyword(&other),
+                "`#[mcp_tool]` goes on a function; for methods, put `#[mcp_tools]` on their \
+                 `impl` block",
+            );
+            return None;
+        }
+    };
+    let tool = parse_tool(attr, &function.attrs, &function.sig, Place::Free, errors);
+    strip_arg_attrs(&mut function.sig);
+    Some(FreeTool { function, tool })
+}
+
+/// Parses the item under `#[mcp_tools]`; `None` when it is not an `impl` block.
+pub(crate) fn parse_tool_set(
+    attr: TokenStream,
+    item: TokenStream,
+    errors: &mut Errors,
+) -> Option<ToolSet> {
+    if !attr.is_empty() {
+        errors.spanned(
+            &attr,
+            "`#[mcp_tools]` takes no options; configure each `#[mcp_tool]`",
         );
     }
-
-    #[test]
-    fn reference_arguments_suggest_an_owned_type() {
-        let sig: Signature = syn::parse_quote!(fn greet(name: &str, tags: &[String]));
-        let mut errors = Errors::default();
-        let tool = parse_tool(TokenStream::new(), &[], &sig, Place::Free, &mut errors);
-        assert_eq!(tool.args.len(), 2, "the arguments stay in the model");
-        let text = messages(&errors);
-        assert!(text.contains("take `String` instead"), "{text}");
-        assert!(text.contains("take `Vec<String>` instead"), "{text}");
+    let Ok(mut block) = syn::parse2::<ItemImpl>(item) else {
+        errors.at(
+            Span::call_site(),
+            "`#[mcp_tools]` goes on an `impl` block of the state type whose methods are tools",
+        );
+        return None;
+    };
+    let mut tools = Vec::new();
+    for member in &mut block.items {
+        if let ImplItem::Fn(method) = member
+            && let Some(tokens) = take_tool_attr(&mut method.attrs, errors)
+        {
+            tools.push(parse_tool(
+                tokens,
+                &method.attrs,
+                &method.sig,
+                Place::ToolSet,
+                errors,
+            ));
+            strip_arg_attrs(&mut method.sig);
+        }
     }
+    Some(ToolSet { block, tools })
+}
 
-    #[test]
-    fn generic_functions_name_their_parameters() {
-        let sig: Signature = syn::parse_quote!(fn echo<'a, T, const N: usize>(value: T));
-        let mut errors = Errors::default();
-        parse_tool(TokenStream::new(), &[], &sig, Place::Free, &mut errors);
-        assert!(messages(&errors).contains("over `'a`, `T`, `N`"));
+fn is_tool_attr(attr: &Attribute) -> bool {
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|segment| segment.ident == "mcp_tool")
+}
+
+/// The options of a method's `#[mcp_tool(...)]`, if it has one.
+///
+/// Each tool attribute is left in place, marked as handled: it then expands to the method
+/// unchanged, and its path still resolves, so the user's `use` of it counts.
+fn take_tool_attr(attrs: &mut [Attribute], errors: &mut Errors) -> Option<TokenStream> {
+    let marker = Ident::new(HANDLED_BY_TOOL_SET, Span::call_site());
+    let mut tool_attr = None;
+    for attr in attrs.iter_mut().filter(|attr| is_tool_attr(attr)) {
+        let path = attr.path().clone();
+        let original = std::mem::replace(attr, syn::parse_quote!(#[#path(#marker)]));
+        if tool_attr.is_none() {
+            tool_attr = Some(original);
+        } else {
+            errors.spanned(&original, "`#[mcp_tool]` is given twice on this method");
+        }
     }
+    Some(match tool_attr?.meta {
+        syn::Meta::List(list) => list.tokens,
+        syn::Meta::Path(_) => TokenStream::new(),
+        syn::Meta::NameValue(pair) => {
+            errors.spanned(&pair, "write `#[mcp_tool(...)]`");
+            TokenStream::new()
+        }
+    })
 }

@@ -1,87 +1,43 @@
 //! Writes the code for checked tools. The generated code is small: one arguments struct for
 //! the derives, one cached definition, one handler that calls generic runtime functions.
 
-use std::collections::HashMap;
-
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::LitStr;
 use syn::spanned::Spanned;
-use syn::{ImplItem, Item, ItemImpl, LitStr};
 
-use crate::ast::{self, Place, Tool};
+use crate::ast::{self, FreeTool, Place, Tool, ToolSet};
 use crate::check;
 use crate::errors::Errors;
 use crate::fallback;
 use crate::validate_attr::{ValidateAttr, Validator};
 
-fn is_tool_attr(attr: &syn::Attribute) -> bool {
-    attr.path()
-        .segments
-        .last()
-        .is_some_and(|segment| segment.ident == "mcp_tool")
-}
-
-/// What `#[mcp_tools]` leaves in `#[mcp_tool(...)]` on a method it has expanded.
-const HANDLED_BY_TOOL_SET: &str = "__mcp_tools_handled";
-
-fn is_handled_marker(attr: &TokenStream) -> bool {
-    let mut tokens = attr.clone().into_iter();
-    matches!(
-        (tokens.next(), tokens.next()),
-        (Some(proc_macro2::TokenTree::Ident(ident)), None) if ident == HANDLED_BY_TOOL_SET
-    )
-}
-
 /// `#[mcp_tool]` on an item.
 pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    if is_handled_marker(&attr) {
+    if ast::is_handled_marker(&attr) {
         return item;
     }
     let mut errors = Errors::default();
-    let mut function = match syn::parse2::<Item>(item.clone()) {
-        Ok(Item::Fn(function)) => function,
-        Ok(other) => {
-            errors.at(
-                item_keyword(&other),
-                "`#[mcp_tool]` goes on a function; for methods, put `#[mcp_tools]` on their \
-                 `impl` block",
-            );
-            let compile_errors = errors.to_compile_errors();
-            return quote!(#compile_errors #item);
-        }
-        Err(error) => {
-            let compile_errors = error.to_compile_error();
-            return quote!(#compile_errors #item);
-        }
+    let Some(free) = ast::parse_free_tool(attr, item.clone(), &mut errors) else {
+        let compile_errors = errors.to_compile_errors();
+        return quote!(#compile_errors #item);
     };
-    let model = ast::parse_tool(
-        attr,
-        &function.attrs,
-        &function.sig,
-        Place::Free,
-        &mut errors,
-    );
-    check::check(&model, &mut errors);
-    ast::strip_arg_attrs(&mut function.sig);
+    check::tool(&free.tool, &mut errors);
     if !errors.is_empty() {
-        return fallback::free(
-            quote!(#function),
-            &function.vis,
-            &model.function_name,
-            &errors,
-        );
+        return fallback::free(&free, &errors);
     }
+    let FreeTool { function, tool } = &free;
     let vis = &function.vis;
     let definition = format_ident!(
         "{}_tool",
-        model.function_name,
+        tool.function_name,
         span = function.sig.ident.span()
     );
     let doc = format!(
         "The MCP tool definition of [`{}`], for `McpServer::builder(..).tool(..)`.",
         function.sig.ident
     );
-    let body = definition_body(&model, quote!(__S));
+    let body = definition_body(tool, quote!(__S));
     quote! {
         #function
         #[doc = #doc]
@@ -94,94 +50,18 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// The keyword that says what the item is (`struct`, `enum`, …), where "not a function"
-/// errors point.
-fn item_keyword(item: &Item) -> Span {
-    match item {
-        Item::Struct(item) => item.struct_token.span,
-        Item::Enum(item) => item.enum_token.span,
-        Item::Impl(item) => item.impl_token.span,
-        Item::Mod(item) => item.mod_token.span,
-        Item::Const(item) => item.const_token.span,
-        Item::Static(item) => item.static_token.span,
-        Item::Trait(item) => item.trait_token.span,
-        Item::Type(item) => item.type_token.span,
-        other => other.span(),
-    }
-}
-
 /// `#[mcp_tools]` on an impl block.
 pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
-    if !attr.is_empty() {
-        errors.spanned(
-            &attr,
-            "`#[mcp_tools]` takes no options; configure each `#[mcp_tool]`",
-        );
-    }
-    let mut block = match syn::parse2::<ItemImpl>(item.clone()) {
-        Ok(block) => block,
-        Err(_) => {
-            errors.at(
-                Span::call_site(),
-                "`#[mcp_tools]` goes on an `impl` block of the state type whose methods are tools",
-            );
-            let compile_errors = errors.to_compile_errors();
-            return quote!(#compile_errors #item);
-        }
+    let Some(set) = ast::parse_tool_set(attr, item.clone(), &mut errors) else {
+        let compile_errors = errors.to_compile_errors();
+        return quote!(#compile_errors #item);
     };
-    if let Some((_, path, _)) = &block.trait_ {
-        errors.spanned(
-            path,
-            "`#[mcp_tools]` goes on an inherent `impl` block, not a trait implementation",
-        );
-    }
-
-    let mut tools = Vec::new();
-    for member in &mut block.items {
-        let ImplItem::Fn(method) = member else {
-            continue;
-        };
-        // Leave each tool attribute in place, marked as handled: it then expands to the
-        // method unchanged, and its path still resolves, so the user's `use` of it counts.
-        let marker = syn::Ident::new(HANDLED_BY_TOOL_SET, Span::call_site());
-        let mut tool_attr = None;
-        for attr in method.attrs.iter_mut().filter(|attr| is_tool_attr(attr)) {
-            let path = attr.path().clone();
-            let original = std::mem::replace(attr, syn::parse_quote!(#[#path(#marker)]));
-            if tool_attr.is_none() {
-                tool_attr = Some(original);
-            } else {
-                errors.spanned(&original, "`#[mcp_tool]` is given twice on this method");
-            }
-        }
-        let Some(tool_attr) = tool_attr else {
-            continue;
-        };
-        let tokens = match tool_attr.meta {
-            syn::Meta::List(list) => list.tokens,
-            syn::Meta::Path(_) => TokenStream::new(),
-            syn::Meta::NameValue(pair) => {
-                errors.spanned(&pair, "write `#[mcp_tool(...)]`");
-                TokenStream::new()
-            }
-        };
-        let model = ast::parse_tool(
-            tokens,
-            &method.attrs,
-            &method.sig,
-            Place::ToolSet,
-            &mut errors,
-        );
-        check::check(&model, &mut errors);
-        ast::strip_arg_attrs(&mut method.sig);
-        tools.push(model);
-    }
-    check_unique_names(&tools, &mut errors);
+    check::tool_set(&set, &mut errors);
     if !errors.is_empty() {
-        return fallback::tool_set(&block, &errors);
+        return fallback::tool_set(&set.block, &errors);
     }
-
+    let ToolSet { block, tools } = &set;
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
     let definitions = tools.iter().map(|tool| {
@@ -208,29 +88,6 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
         impl #impl_generics ::mcp_tool_runtime::ToolSet for #self_ty #where_clause {
             fn tools() -> ::std::vec::Vec<::mcp_tool_runtime::ToolDef<Self>> {
                 ::std::vec![#(#calls),*]
-            }
-        }
-    }
-}
-
-/// Two tools of one server may not share a name; within one `#[mcp_tools]` block that is
-/// known at compile time.
-fn check_unique_names(tools: &[Tool], errors: &mut Errors) {
-    let mut seen: HashMap<&String, &Tool> = HashMap::new();
-    for tool in tools {
-        let name = &tool.name;
-        match seen.get(name) {
-            Some(first) => errors.at(
-                tool.name_span(),
-                format!(
-                    "two tools of this block are named `{name}` (the other is `fn {}`): tool \
-                     names must be unique within a server; rename one with \
-                     `#[mcp_tool(name = \"...\")]`",
-                    first.ident
-                ),
-            ),
-            None => {
-                seen.insert(name, tool);
             }
         }
     }
@@ -402,10 +259,10 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
 
     let function = &tool.ident;
     let mut call_args = call_args;
-    if let Some(context) = &tool.context {
+    if let Some(context) = tool.context() {
         call_args.insert(context.position, quote!(__mcp_call.context()));
     }
-    let call = match (tool.place, tool.has_receiver) {
+    let call = match (tool.place, tool.receiver.is_some()) {
         (_, true) => quote!(__mcp_state.#function(#(#call_args),*)),
         (Place::ToolSet, false) => quote!(Self::#function(#(#call_args),*)),
         (Place::Free, false) => quote!(#function(#(#call_args),*)),
@@ -434,7 +291,7 @@ fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
     let destructive = optional_flag(tool.attr.destructive);
     let idempotent = optional_flag(tool.attr.idempotent);
     let open_world = optional_flag(tool.attr.open_world);
-    let state_param = if tool.has_receiver {
+    let state_param = if tool.receiver.is_some() {
         quote!(__mcp_state)
     } else {
         quote!(_)

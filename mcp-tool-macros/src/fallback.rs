@@ -4,23 +4,20 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{ItemImpl, Visibility};
+use syn::ItemImpl;
 
+use crate::ast::FreeTool;
 use crate::errors::Errors;
 
-/// A free tool's item, its stand-in definition function, and the errors. `function_name` is
-/// the function's name without `r#`.
-pub(crate) fn free(
-    item: TokenStream,
-    vis: &Visibility,
-    function_name: &str,
-    errors: &Errors,
-) -> TokenStream {
+/// A free tool's function, its stand-in definition function, and the errors.
+pub(crate) fn free(free: &FreeTool, errors: &Errors) -> TokenStream {
     let errors = errors.to_compile_errors();
-    let definition = format_ident!("{function_name}_tool");
+    let function = &free.function;
+    let vis = &function.vis;
+    let definition = format_ident!("{}_tool", free.tool.function_name);
     quote! {
         #errors
-        #item
+        #function
         #[allow(dead_code)]
         #vis fn #definition<__S>() -> ::mcp_tool_runtime::ToolDef<__S> {
             ::core::unreachable!()
