@@ -32,7 +32,9 @@ pub(crate) struct Arg {
     pub ident: Ident,
     /// The JSON property name: the identifier without `r#`.
     pub property: String,
+    /// The declared type, from which the argument's schema is derived.
     pub ty: Type,
+    /// The options of `#[arg(...)]`.
     pub attr: ArgAttr,
     /// Each `#[validate(...)]`, parsed into rules and handed to the derive as written.
     pub validate: Vec<ValidateAttr>,
@@ -50,7 +52,9 @@ pub(crate) struct ContextArg {
 
 /// One tool function, as the checks and the expansion read it.
 pub(crate) struct Tool {
+    /// The options of `#[mcp_tool(...)]`.
     pub attr: ToolAttr,
+    /// The description and `# Arguments` section of the doc comment.
     pub docs: Docs,
     /// The function's identifier as written, for calling it.
     pub ident: Ident,
@@ -60,14 +64,17 @@ pub(crate) struct Tool {
     pub name: String,
     /// The signature as written, for the rules on generics, `unsafe`, ABI and variadics.
     pub signature: Signature,
+    /// Whether the call is awaited.
     pub is_async: bool,
     /// `self` in any form; the checks accept only `&self`.
     pub receiver: Option<syn::Receiver>,
+    /// The schema arguments, in order.
     pub args: Vec<Arg>,
     /// Every `ToolContext` argument; the checks accept at most one.
     pub contexts: Vec<ContextArg>,
     /// The declared return type; `()` when there is none.
     pub output: Type,
+    /// Whether the function is free or in an `#[mcp_tools]` block.
     pub place: Place,
 }
 
@@ -96,6 +103,7 @@ pub(crate) struct FreeTool {
     /// The function as it is emitted again, without the argument attributes only the macro
     /// understands.
     pub function: ItemFn,
+    /// The function's model.
     pub tool: Tool,
 }
 
@@ -104,6 +112,7 @@ pub(crate) struct ToolSet {
     /// The block as it is emitted again: each `#[mcp_tool]` marked as handled and the
     /// argument attributes stripped.
     pub block: ItemImpl,
+    /// The models of the methods marked `#[mcp_tool]`, in order.
     pub tools: Vec<Tool>,
 }
 
@@ -143,6 +152,7 @@ fn is_context_type(ty: &Type) -> bool {
 /// The argument attributes that only the macro understands.
 const OUR_ARG_ATTRS: &[&str] = &["arg", "validate", "serde", "schemars"];
 
+/// True for an argument attribute that only the macro understands.
 fn is_ours(attr: &Attribute) -> bool {
     OUR_ARG_ATTRS.iter().any(|name| attr.path().is_ident(name))
 }
@@ -157,6 +167,8 @@ fn strip_arg_attrs(sig: &mut Signature) {
     }
 }
 
+/// One schema argument; `None` (reported) when its pattern is not a plain name, which
+/// the JSON property could not be named after.
 fn parse_arg(typed: &syn::PatType, errors: &mut Errors) -> Option<Arg> {
     let ident = match typed.pat.as_ref() {
         Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => pat.ident.clone(),
@@ -311,6 +323,7 @@ pub(crate) fn parse_tool_set(
     Some(ToolSet { block, tools })
 }
 
+/// True for `#[mcp_tool]` however its path is written (`mcp_tool_runtime::mcp_tool`).
 fn is_tool_attr(attr: &Attribute) -> bool {
     attr.path()
         .segments

@@ -44,6 +44,8 @@ pub(crate) fn tool_set(set: &ToolSet, errors: &mut Errors) {
     check_unique_names(&set.tools, errors);
 }
 
+/// What a tool function's signature cannot be: generic, `unsafe`, `extern`, variadic, or
+/// returning `impl Trait`.
 fn check_signature(sig: &Signature, output: &Type, errors: &mut Errors) {
     if !sig.generics.params.is_empty() {
         let names: Vec<String> = sig
@@ -235,6 +237,7 @@ fn name_problem(name: &str) -> Option<String> {
     }
 }
 
+/// The tool name must be one MCP accepts.
 fn check_name(tool: &Tool, errors: &mut Errors) {
     if let Some(problem) = name_problem(&tool.name) {
         errors.at(tool.name_span(), problem);
@@ -288,6 +291,7 @@ fn check_argument_docs(tool: &Tool, errors: &mut Errors) {
     }
 }
 
+/// The message for a `# Arguments` entry that names no argument, with the closest one.
 fn unknown_documented_argument(name: &str, known: &[&str]) -> String {
     if known.is_empty() {
         return format!(

@@ -12,6 +12,7 @@ use crate::suggest;
 /// A validator of the `validator` crate that `#[validate(...)]` may name.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Validator {
+    // The variants are the validators of the same name in snake case.
     Range,
     Length,
     Email,
@@ -99,6 +100,7 @@ impl Validator {
         }
     }
 
+    /// The validator the user named, if it exists.
     fn named(name: &str) -> Option<Validator> {
         Validator::ALL
             .into_iter()
@@ -125,8 +127,11 @@ pub(crate) struct RuleOption {
 
 /// One validator of a `#[validate(...)]` attribute with its options.
 pub(crate) struct Rule {
+    /// Which validator it is.
     pub validator: Validator,
+    /// The rule's tokens, where its errors point.
     pub written: Written,
+    /// The options inside its parentheses, in order; none for a bare rule.
     pub options: Vec<RuleOption>,
 }
 
@@ -138,12 +143,14 @@ pub(crate) struct ValidateAttr {
     pub rules: Vec<Rule>,
 }
 
+/// A comma-separated list of `Meta`, or `None` (reported) when it does not parse.
 fn entries(tokens: proc_macro2::TokenStream, errors: &mut Errors) -> Option<Vec<Meta>> {
     errors
         .collect(Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens))
         .map(|entries| entries.into_iter().collect())
 }
 
+/// A path's single identifier, or `""` for any other path.
 fn ident_text(path: &syn::Path) -> String {
     path.get_ident()
         .map(|ident| ident.to_string())
@@ -158,6 +165,7 @@ pub(crate) fn parse(attr: &Attribute, errors: &mut Errors) -> ValidateAttr {
     }
 }
 
+/// The rules of one attribute; none when the attribute is not a list.
 fn parse_rules(attr: &Attribute, errors: &mut Errors) -> Vec<Rule> {
     let Meta::List(list) = &attr.meta else {
         errors.spanned(
@@ -178,6 +186,7 @@ fn parse_rules(attr: &Attribute, errors: &mut Errors) -> Vec<Rule> {
         .collect()
 }
 
+/// One rule; `None` (reported) for an unknown validator or a malformed rule.
 fn parse_rule(entry: Meta, errors: &mut Errors) -> Option<Rule> {
     let name = ident_text(entry.path());
     let Some(validator) = Validator::named(&name) else {
@@ -209,6 +218,7 @@ fn parse_rule(entry: Meta, errors: &mut Errors) -> Option<Rule> {
     }
 }
 
+/// One option of a rule, reporting a key the validator does not take.
 fn parse_option(validator: Validator, option: Meta, errors: &mut Errors) -> RuleOption {
     let key = ident_text(option.path());
     let keys = validator.keys();

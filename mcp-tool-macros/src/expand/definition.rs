@@ -95,6 +95,7 @@ fn hints(attr: &ToolAttr) -> TokenStream {
     }
 }
 
+/// `Some(value)` for a hint the user gave, `None` otherwise.
 fn optional_flag(flag: Option<Flag>) -> TokenStream {
     match flag {
         Some(flag) => {
