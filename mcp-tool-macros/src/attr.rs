@@ -39,6 +39,7 @@ pub(crate) struct Flag {
     pub value: bool,
 }
 
+/// The options of `#[mcp_tool(...)]`, each `None` when not given.
 #[derive(Default)]
 pub(crate) struct ToolAttr {
     pub name: Option<LitStr>,
@@ -281,6 +282,7 @@ pub(crate) struct ArgAttr {
     pub input: Option<Span>,
 }
 
+/// Parses one `#[arg(...)]` into `into`, so that several `#[arg]` on one argument add up.
 pub(crate) fn parse_arg_attr(attr: &syn::Attribute, into: &mut ArgAttr, errors: &mut Errors) {
     let tokens = match &attr.meta {
         Meta::List(list) => list.tokens.clone(),

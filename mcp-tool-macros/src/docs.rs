@@ -15,12 +15,14 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
+/// One entry of the `# Arguments` section.
 pub(crate) struct ArgumentDoc {
     pub name: String,
     pub text: String,
     pub span: Span,
 }
 
+/// A doc comment split into the tool description and the argument descriptions.
 #[derive(Default)]
 pub(crate) struct Docs {
     pub description: String,
@@ -75,6 +77,7 @@ fn argument_item(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), text.to_string()))
 }
 
+/// Reads the doc comment among `attrs`.
 pub(crate) fn parse(attrs: &[Attribute]) -> Docs {
     let mut docs = Docs::default();
     let mut kept: Vec<String> = Vec::new();

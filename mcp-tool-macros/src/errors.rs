@@ -3,12 +3,14 @@
 use proc_macro2::TokenStream;
 use std::fmt::Display;
 
+/// The errors of one expansion, combined into one `syn::Error` in the order reported.
 #[derive(Default)]
 pub(crate) struct Errors {
     combined: Option<syn::Error>,
 }
 
 impl Errors {
+    /// Adds an error after the ones already reported.
     pub(crate) fn push(&mut self, error: syn::Error) {
         match &mut self.combined {
             Some(existing) => existing.combine(error),
@@ -16,10 +18,12 @@ impl Errors {
         }
     }
 
+    /// Reports `message` over `tokens`, from their first to their last token.
     pub(crate) fn spanned(&mut self, tokens: impl quote::ToTokens, message: impl Display) {
         self.push(syn::Error::new_spanned(tokens, message));
     }
 
+    /// Reports `message` at one span.
     pub(crate) fn at(&mut self, span: proc_macro2::Span, message: impl Display) {
         self.push(syn::Error::new(span, message));
     }
@@ -29,10 +33,12 @@ impl Errors {
         result.map_err(|error| self.push(error)).ok()
     }
 
+    /// True when nothing was reported.
     pub(crate) fn is_empty(&self) -> bool {
         self.combined.is_none()
     }
 
+    /// One `compile_error!` per error, or nothing.
     pub(crate) fn to_compile_errors(&self) -> TokenStream {
         self.combined
             .as_ref()

@@ -4,22 +4,20 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{Ident, ItemImpl, Visibility};
+use syn::ItemImpl;
 
+use crate::ast::FreeTool;
 use crate::errors::Errors;
 
-/// A free tool's item, its stand-in definition function, and the errors.
-pub(crate) fn free(
-    item: TokenStream,
-    vis: &Visibility,
-    ident: &Ident,
-    errors: &Errors,
-) -> TokenStream {
+/// A free tool's function, its stand-in definition function, and the errors.
+pub(crate) fn free(free: &FreeTool, errors: &Errors) -> TokenStream {
     let errors = errors.to_compile_errors();
-    let definition = format_ident!("{}_tool", ident.to_string().trim_start_matches("r#"));
+    let function = &free.function;
+    let vis = &function.vis;
+    let definition = format_ident!("{}_tool", free.tool.function_name);
     quote! {
         #errors
-        #item
+        #function
         #[allow(dead_code)]
         #vis fn #definition<__S>() -> ::mcp_tool_runtime::ToolDef<__S> {
             ::core::unreachable!()

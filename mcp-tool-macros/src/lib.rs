@@ -1,18 +1,18 @@
 //! Procedural macros of mcp-tool. Use them through `mcp-tool-runtime`, which re-exports
 //! them and documents them in full.
 //!
-//! The crate reads like serde_derive and thiserror: `parse` turns tokens into a model
+//! The crate reads like serde_derive and thiserror: `ast` turns tokens into a model
 //! while collecting every error, `check` validates the model, and `expand` writes the
 //! code. On any error, `fallback` emits the user's item unchanged beside the errors, so the
 //! user sees our diagnostics and not a cascade of "cannot find function".
 
+mod ast;
 mod attr;
 mod check;
 mod docs;
 mod errors;
 mod expand;
 mod fallback;
-mod parse;
 mod suggest;
 mod validate_attr;
 

@@ -1,0 +1,217 @@
+//! The tool's input as generated code sees it: either the user's `#[arg(input)]` struct, or
+//! a hidden `__McpArguments` struct with one field per argument for the derives.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Expr, Ident, LitStr, Type};
+
+use super::default::default_value;
+use super::runtime;
+use super::validate::exclusive_bounds;
+use crate::ast::{Arg, Tool};
+
+/// The input type, how to unpack it for the call, and the user types it stands for.
+pub(super) struct Input<'a> {
+    /// Items nested in the definition body: default functions and the arguments struct.
+    pub items: Vec<TokenStream>,
+    /// One `assert_*::<T>();` per user type, so a type that does not qualify fails at its
+    /// own token.
+    pub checks: Vec<TokenStream>,
+    /// The type parameters of the helper functions, with the user type each stands for.
+    pub params: Vec<(Ident, &'a Type)>,
+    /// The bounds every type parameter carries.
+    pub bounds: TokenStream,
+    /// The type the call's arguments parse into.
+    pub ty: TokenStream,
+    /// A `ToolInfo` builder call that the input type needs, if any.
+    pub builder_extra: TokenStream,
+    /// The pattern that unpacks the parsed value.
+    pub bindings: TokenStream,
+    /// The values the tool function is called with, in order, the context left out.
+    pub call_args: Vec<TokenStream>,
+}
+
+impl Input<'_> {
+    /// `Param: bounds` for each type parameter of the helper functions.
+    pub fn generic_params(&self) -> Vec<TokenStream> {
+        let bounds = &self.bounds;
+        self.params
+            .iter()
+            .map(|(param, _)| quote!(#param: #bounds))
+            .collect()
+    }
+
+    /// The user's types, in the order of [`Input::params`].
+    pub fn user_types(&self) -> Vec<&Type> {
+        self.params.iter().map(|(_, ty)| *ty).collect()
+    }
+}
+
+/// The input of `tool`.
+pub(super) fn input(tool: &Tool) -> Input<'_> {
+    match tool.whole_input() {
+        Some(input) => whole_input(input),
+        None => argument_struct(tool),
+    }
+}
+
+/// An `#[arg(input)]` struct is the input as it is.
+fn whole_input(input: &Arg) -> Input<'_> {
+    let rt = runtime();
+    let ty = &input.ty;
+    let param = format_ident!("__McpInput");
+    Input {
+        items: Vec::new(),
+        checks: vec![quote!(#rt::__private::assert_input::<#ty>();)],
+        params: vec![(param.clone(), ty)],
+        bounds: quote! {
+            #rt::__private::ToolInput
+                + #rt::__private::serde::de::DeserializeOwned
+                + #rt::__private::schemars::JsonSchema
+                + #rt::__private::validator::Validate
+        },
+        ty: quote!(#param),
+        builder_extra: quote!(.whole_input()),
+        bindings: quote!(__mcp_input),
+        call_args: vec![quote!(__mcp_input)],
+    }
+}
+
+/// The hidden struct with one field per argument.
+fn argument_struct(tool: &Tool) -> Input<'_> {
+    let rt = runtime();
+    let mut input = Input {
+        items: Vec::new(),
+        checks: Vec::new(),
+        params: Vec::new(),
+        bounds: quote! {
+            #rt::__private::ToolArgument
+                + #rt::__private::serde::de::DeserializeOwned
+                + #rt::__private::schemars::JsonSchema
+        },
+        ty: TokenStream::new(),
+        builder_extra: TokenStream::new(),
+        bindings: TokenStream::new(),
+        call_args: Vec::new(),
+    };
+    let fields: Vec<TokenStream> = tool
+        .args
+        .iter()
+        .map(|arg| field(tool, arg, &mut input))
+        .collect();
+    input.items.push(struct_item(&input.params, &fields));
+    let generics = input.params.iter().map(|(param, _)| param);
+    input.ty = quote!(__McpArguments<#(#generics),*>);
+    let bound: Vec<_> = (0..tool.args.len())
+        .map(|i| format_ident!("__mcp_arg{i}"))
+        .collect();
+    let idents = tool.args.iter().map(|arg| &arg.ident);
+    input.bindings = quote!(__McpArguments { #(#idents: #bound),* });
+    input.call_args = bound.iter().map(|b| quote!(#b)).collect();
+    input
+}
+
+/// The derives' view of every argument, with the crate paths set so that the user's crate
+/// needs none of serde, schemars or validator as a dependency.
+fn struct_item(params: &[(Ident, &Type)], fields: &[TokenStream]) -> TokenStream {
+    let rt = runtime();
+    let generics = params.iter().map(|(param, _)| param);
+    quote! {
+        // `#[validate(nested)]` calls `.validate()` on the argument's value.
+        #[allow(unused_imports)]
+        use #rt::__private::validator::Validate as _;
+        #[derive(
+            #rt::__private::serde::Deserialize,
+            #rt::__private::schemars::JsonSchema,
+            #rt::__private::validator::Validate
+        )]
+        #[serde(crate = "::mcp_tool_runtime::__private::serde", deny_unknown_fields)]
+        #[schemars(
+            crate = "::mcp_tool_runtime::__private::schemars",
+            rename = "__McpArguments"
+        )]
+        #[validate(crate = "::mcp_tool_runtime::__private::validator")]
+        #[allow(non_camel_case_types, dead_code)]
+        struct __McpArguments<#(#generics),*> {
+            #(#fields,)*
+        }
+    }
+}
+
+/// Whether an argument can be a type parameter of the hidden arguments struct: only when no
+/// option of ours or of the derives depends on its concrete type.
+fn is_plain(arg: &Arg) -> bool {
+    arg.validate.is_empty()
+        && arg.passthrough.is_empty()
+        && arg.attr.default.is_none()
+        && arg.attr.example.is_none()
+}
+
+/// One field of the arguments struct; records the argument's type check, its type
+/// parameter and its default function in `input`.
+fn field<'a>(tool: &Tool, arg: &'a Arg, input: &mut Input<'a>) -> TokenStream {
+    let rt = runtime();
+    let ident = &arg.ident;
+    let ty = &arg.ty;
+    input
+        .checks
+        .push(quote!(#rt::__private::assert_argument::<#ty>();));
+    let doc = field_doc(tool, arg).map(|text| quote!(#[doc = #text]));
+    let default = arg.attr.default.as_ref().map(|default| match default {
+        None => quote!(#[serde(default)]),
+        Some(expr) => default_function(arg, expr, &mut input.items),
+    });
+    let example = arg
+        .attr
+        .example
+        .as_ref()
+        .map(|expr| quote!(#[schemars(example = (#expr))]));
+    let validate = arg.validate.iter().map(|validate| &validate.attr);
+    let passthrough = &arg.passthrough;
+    let exclusive = exclusive_bounds(&arg.validate);
+    let field_ty = if is_plain(arg) {
+        let param = format_ident!("__McpArg{}", input.params.len());
+        let field_ty = quote!(#param);
+        input.params.push((param, ty));
+        field_ty
+    } else {
+        quote!(#ty)
+    };
+    quote! {
+        #doc #default #example #(#validate)* #(#passthrough)* #exclusive
+        #ident: #field_ty
+    }
+}
+
+/// The argument's description: `#[arg(description)]`, else its `# Arguments` entry.
+fn field_doc(tool: &Tool, arg: &Arg) -> Option<String> {
+    arg.attr
+        .description
+        .as_ref()
+        .map(LitStr::value)
+        .or_else(|| {
+            tool.docs
+                .arguments
+                .iter()
+                .find(|doc| doc.name == arg.property)
+                .map(|doc| doc.text.clone())
+        })
+}
+
+/// `#[serde(default = "...")]` naming a function, added to `items`, that returns
+/// `#[arg(default = expr)]`'s value. The function carries the expression's span, so a type
+/// error in the value points at the user's expression.
+fn default_function(arg: &Arg, expr: &Expr, items: &mut Vec<TokenStream>) -> TokenStream {
+    let ty = &arg.ty;
+    let function = format_ident!("__mcp_default_{}", arg.property);
+    let path = LitStr::new(&function.to_string(), Span::call_site());
+    let value = default_value(ty, expr);
+    items.push(quote_spanned!(expr.span()=>
+        #[allow(non_snake_case)]
+        fn #function() -> #ty {
+            #value
+        }
+    ));
+    quote!(#[serde(default = #path)])
+}

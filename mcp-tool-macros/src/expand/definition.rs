@@ -1,0 +1,167 @@
+//! The body of the function that returns one tool's `ToolDef`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::LitStr;
+
+use super::arguments::{self, Input};
+use super::runtime;
+use crate::ast::{Place, Tool};
+use crate::attr::{Flag, ToolAttr};
+
+/// The body of the function that returns a tool's `ToolDef`: the arguments type, the cached
+/// definition, and the handler.
+///
+/// The user's argument and return types are checked in one place, the statements of this
+/// body, with the user's own tokens: the hidden arguments struct is generic over the plain
+/// argument types, and the schema and parsing go through generic helper functions bounded by
+/// the runtime's traits. A type that does not qualify then fails once, with our
+/// `#[diagnostic::on_unimplemented]` message at its token, instead of once per use inside
+/// the derives (rustc drops a repeated unsatisfied bound at the same span in one body).
+pub(super) fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
+    let rt = runtime();
+    let input = arguments::input(tool);
+    let info = info_function(tool, &input);
+    let parse = parse_function(&input);
+    let handler = handler(tool, &input, state);
+    let items = &input.items;
+    let checks = &input.checks;
+    let output = &tool.output;
+    quote! {
+        #(#items)*
+
+        #info
+
+        #parse
+
+        #(#checks)*
+        #rt::__private::assert_output::<#output>();
+
+        #handler
+    }
+}
+
+/// `__mcp_info`, which builds the `ToolInfo` once the output type is known.
+fn info_function(tool: &Tool, input: &Input) -> TokenStream {
+    let rt = runtime();
+    let name = LitStr::new(&tool.name, tool.name_span());
+    let description = tool
+        .attr
+        .description
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| tool.docs.description.clone());
+    let attr = &tool.attr;
+    let title = attr.title.as_ref().map(|title| quote!(.title(#title)));
+    let meta = attr.meta.as_ref().map(|meta| quote!(.meta_json(#meta)));
+    let schema_profile = attr
+        .schema_profile
+        .as_ref()
+        .map(|variant| quote!(.schema_profile(#rt::SchemaProfile::#variant)));
+    let timeout = attr.timeout_ms.map(|millis| quote!(.timeout_ms(#millis)));
+    let hints = hints(attr);
+    let generic_params = input.generic_params();
+    let Input {
+        ty, builder_extra, ..
+    } = input;
+    quote! {
+        fn __mcp_info<__McpOutput: #rt::IntoToolOutput, #(#generic_params),*>() -> #rt::ToolInfo {
+            #rt::ToolInfo::builder::<#ty, __McpOutput>(#name, #description)
+                #title
+                #meta
+                #schema_profile
+                #builder_extra
+                #timeout
+                .hints(#hints)
+                .build()
+        }
+    }
+}
+
+/// The `Hints` literal; a hint the user did not give stays `None`.
+fn hints(attr: &ToolAttr) -> TokenStream {
+    let rt = runtime();
+    let read_only = optional_flag(attr.read_only);
+    let destructive = optional_flag(attr.destructive);
+    let idempotent = optional_flag(attr.idempotent);
+    let open_world = optional_flag(attr.open_world);
+    quote! {
+        #rt::Hints {
+            read_only: #read_only,
+            destructive: #destructive,
+            idempotent: #idempotent,
+            open_world: #open_world,
+        }
+    }
+}
+
+/// `Some(value)` for a hint the user gave, `None` otherwise.
+fn optional_flag(flag: Option<Flag>) -> TokenStream {
+    match flag {
+        Some(flag) => {
+            let value = flag.value;
+            quote!(::core::option::Option::Some(#value))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `__mcp_parse`, generic so that the user's types meet the runtime's bounds in this body.
+fn parse_function(input: &Input) -> TokenStream {
+    let rt = runtime();
+    let generic_params = input.generic_params();
+    let ty = &input.ty;
+    quote! {
+        fn __mcp_parse<#(#generic_params),*>(
+            call: &#rt::ToolCall<'_>,
+        ) -> ::core::result::Result<#ty, #rt::ToolError> {
+            call.parse::<#ty>()
+        }
+    }
+}
+
+/// The cached `ToolInfo` and the `ToolDef` whose handler parses the call and calls the tool.
+fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
+    let rt = runtime();
+    let output = &tool.output;
+    let user_types = input.user_types();
+    let bindings = &input.bindings;
+    let call = call(tool, input);
+    let state_param = if tool.receiver.is_some() {
+        quote!(__mcp_state)
+    } else {
+        quote!(_)
+    };
+    quote! {
+        static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
+        let info = INFO.get_or_init(|| __mcp_info::<#output, #(#user_types),*>());
+        #rt::ToolDef::<#state>::new(info, |#state_param, __mcp_call| {
+            #rt::__private::boxed(async move {
+                let #bindings = match __mcp_parse::<#(#user_types),*>(&__mcp_call) {
+                    ::core::result::Result::Ok(arguments) => arguments,
+                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                };
+                <#output as #rt::IntoToolOutput>::into_tool_output(#call)
+            })
+        })
+    }
+}
+
+/// The call of the user's function with the parsed arguments and the context.
+fn call(tool: &Tool, input: &Input) -> TokenStream {
+    let function = &tool.ident;
+    let mut call_args = input.call_args.clone();
+    if let Some(context) = tool.context() {
+        call_args.insert(context.position, quote!(__mcp_call.context()));
+    }
+    let call = match (tool.place, tool.receiver.is_some()) {
+        (_, true) => quote!(__mcp_state.#function(#(#call_args),*)),
+        (Place::ToolSet, false) => quote!(Self::#function(#(#call_args),*)),
+        (Place::Free, false) => quote!(#function(#(#call_args),*)),
+    };
+    if tool.is_async {
+        quote!(#call.await)
+    } else {
+        call
+    }
+}

@@ -1,0 +1,57 @@
+//! Writes the code for checked tools, and runs the pipeline for both attributes: parse into
+//! the model, check it, then expand it or fall back. The generated code is small: one
+//! arguments struct for the derives, one cached definition, one handler that calls generic
+//! runtime functions.
+
+mod arguments;
+mod default;
+mod definition;
+mod tool;
+mod tool_set;
+mod validate;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast;
+use crate::check;
+use crate::errors::Errors;
+use crate::fallback;
+
+/// `#[mcp_tool]` on an item.
+pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    // `#[mcp_tools]` has expanded this method with its block already.
+    if ast::is_handled_marker(&attr) {
+        return item;
+    }
+    let mut errors = Errors::default();
+    let Some(free) = ast::parse_free_tool(attr, item.clone(), &mut errors) else {
+        let compile_errors = errors.to_compile_errors();
+        return quote!(#compile_errors #item);
+    };
+    check::tool(&free.tool, &mut errors);
+    if !errors.is_empty() {
+        return fallback::free(&free, &errors);
+    }
+    tool::expand(&free)
+}
+
+/// `#[mcp_tools]` on an impl block.
+pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let Some(set) = ast::parse_tool_set(attr, item.clone(), &mut errors) else {
+        let compile_errors = errors.to_compile_errors();
+        return quote!(#compile_errors #item);
+    };
+    check::tool_set(&set, &mut errors);
+    if !errors.is_empty() {
+        return fallback::tool_set(&set.block, &errors);
+    }
+    tool_set::expand(&set)
+}
+
+/// The runtime crate as generated code names it: absolute, so a user's module of the same
+/// name cannot shadow it.
+fn runtime() -> TokenStream {
+    quote!(::mcp_tool_runtime)
+}

@@ -1,0 +1,34 @@
+//! A free tool: the user's function and a `NAME_tool()` function beside it that returns
+//! its `ToolDef`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::definition::definition_body;
+use crate::ast::FreeTool;
+
+/// The function as written, then its definition function.
+pub(super) fn expand(free: &FreeTool) -> TokenStream {
+    let FreeTool { function, tool } = free;
+    let vis = &function.vis;
+    let definition = format_ident!(
+        "{}_tool",
+        tool.function_name,
+        span = function.sig.ident.span()
+    );
+    let doc = format!(
+        "The MCP tool definition of [`{}`], for `McpServer::builder(..).tool(..)`.",
+        function.sig.ident
+    );
+    let body = definition_body(tool, quote!(__S));
+    quote! {
+        #function
+        #[doc = #doc]
+        #vis fn #definition<__S>() -> ::mcp_tool_runtime::ToolDef<__S>
+        where
+            __S: ::core::marker::Send + ::core::marker::Sync + 'static,
+        {
+            #body
+        }
+    }
+}
