@@ -149,7 +149,24 @@ fn gemini_node(node: &mut Value, in_items: bool) {
         object.insert("enum".into(), json!([constant]));
     }
     collapse_tuple(object);
-    // `nullable: true` is OpenAPI's spelling of a `null` branch.
+    spell_null_as_nullable(object);
+    if let Some(Value::Array(types)) = object.get("type").cloned() {
+        object.remove("type");
+        let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        let branches = single_types(&names);
+        object.insert("anyOf".into(), Value::Array(branches));
+    }
+    make_bounds_inclusive(object);
+    let keep_format = object.get("format").and_then(Value::as_str) == Some("date-time");
+    if !keep_format {
+        object.remove("format");
+    }
+    object.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+    gemini_children(object, in_items);
+}
+
+/// `nullable: true` is OpenAPI's spelling of a `null` type or branch.
+fn spell_null_as_nullable(object: &mut Map<String, Value>) {
     let mut nullable = false;
     if let Some(Value::Array(types)) = object.get_mut("type") {
         nullable = types.iter().any(|t| t == "null");
@@ -180,19 +197,17 @@ fn gemini_node(node: &mut Value, in_items: bool) {
         }
         object.insert("nullable".into(), Value::Bool(true));
     }
-    if let Some(Value::Array(types)) = object.get("type").cloned() {
-        object.remove("type");
-        let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
-        let branches = single_types(&names);
-        object.insert("anyOf".into(), Value::Array(branches));
-    }
+}
+
+/// Exclusive bounds as inclusive ones: exact for integers; for other numbers the runtime
+/// keeps the bound exclusive.
+fn make_bounds_inclusive(object: &mut Map<String, Value>) {
     let integer = object.get("type").and_then(Value::as_str) == Some("integer");
     for (exclusive, inclusive, step) in [
         ("exclusiveMinimum", "minimum", 1),
         ("exclusiveMaximum", "maximum", -1),
     ] {
         if let Some(bound) = object.remove(exclusive) {
-            // Exact for integers; for other numbers the runtime keeps the bound exclusive.
             let bound = match bound.as_i64() {
                 Some(n) if integer => json!(n + step),
                 _ => bound,
@@ -200,11 +215,10 @@ fn gemini_node(node: &mut Value, in_items: bool) {
             object.insert(inclusive.into(), bound);
         }
     }
-    let keep_format = object.get("format").and_then(Value::as_str) == Some("date-time");
-    if !keep_format {
-        object.remove("format");
-    }
-    object.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+}
+
+/// The sub-schemas below a node; a union inside `items` is collapsed into one schema.
+fn gemini_children(object: &mut Map<String, Value>, in_items: bool) {
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         properties
             .values_mut()

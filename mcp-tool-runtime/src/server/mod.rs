@@ -4,9 +4,9 @@
 mod handler;
 mod methods;
 
-pub(crate) use methods::{
-    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS, method_not_found,
-};
+#[cfg(feature = "http")]
+pub(crate) use methods::SUPPORTED_PROTOCOL_VERSIONS;
+pub(crate) use methods::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found};
 
 use std::fmt;
 use std::sync::Arc;

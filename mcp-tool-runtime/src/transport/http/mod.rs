@@ -328,122 +328,138 @@ impl<S: Send + Sync + 'static> Guard<S> {
     }
 
     /// Every rule but the body size, in order; `Err` is the rejection.
+    /// Applies the rules in their documented order; the first one broken answers.
     fn check(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        self.check_path(request)?;
+        self.check_host(request)?;
+        self.check_origin(request)?;
+        self.check_token(request)?;
+        self.check_method(request)?;
+        self.check_version(request)
+    }
+
+    fn check_path(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
         let options = &self.options;
         let path = request.uri().path();
-        if path != options.path {
-            return Err(Box::new(reject(
-                StatusCode::NOT_FOUND,
-                ErrorCode::INVALID_REQUEST,
-                text::http_not_found(path, &options.path),
-                json!({"endpoint": options.path}),
-                &[],
-            )));
+        if path == options.path {
+            return Ok(());
         }
+        Err(Box::new(reject(
+            StatusCode::NOT_FOUND,
+            ErrorCode::INVALID_REQUEST,
+            text::http_not_found(path, &options.path),
+            json!({"endpoint": options.path}),
+            &[],
+        )))
+    }
+
+    fn check_host(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        let options = &self.options;
         let host = Self::header(request, header::HOST)
             .map(str::to_string)
             .or_else(|| request.uri().authority().map(|a| a.to_string()));
         match host {
-            None => {
-                return Err(Box::new(reject(
-                    StatusCode::FORBIDDEN,
-                    UNAUTHORIZED_CODE,
-                    text::HTTP_HOST_MISSING.to_string(),
-                    json!({"allowedHosts": options.allowed_hosts}),
-                    &[],
-                )));
-            }
-            Some(host) if !host_allowed(&host, &options.allowed_hosts) => {
-                return Err(Box::new(reject(
-                    StatusCode::FORBIDDEN,
-                    UNAUTHORIZED_CODE,
-                    text::http_host_forbidden(&host, &options.allowed_hosts),
-                    json!({"host": host, "allowedHosts": options.allowed_hosts}),
-                    &[],
-                )));
-            }
-            Some(_) => {}
-        }
-        if let Some(origin) = Self::header(request, header::ORIGIN)
-            && !origin_allowed(origin, &options.allowed_origins)
-        {
-            return Err(Box::new(reject(
+            None => Err(Box::new(reject(
                 StatusCode::FORBIDDEN,
                 UNAUTHORIZED_CODE,
-                text::http_origin_forbidden(origin, &options.allowed_origins),
-                json!({"origin": origin, "allowedOrigins": options.allowed_origins}),
+                text::HTTP_HOST_MISSING.to_string(),
+                json!({"allowedHosts": options.allowed_hosts}),
                 &[],
-            )));
+            ))),
+            Some(host) if !host_allowed(&host, &options.allowed_hosts) => Err(Box::new(reject(
+                StatusCode::FORBIDDEN,
+                UNAUTHORIZED_CODE,
+                text::http_host_forbidden(&host, &options.allowed_hosts),
+                json!({"host": host, "allowedHosts": options.allowed_hosts}),
+                &[],
+            ))),
+            Some(_) => Ok(()),
         }
-        if let Some(token) = &options.token {
-            let presented = Self::header(request, header::AUTHORIZATION).and_then(|value| {
-                let (scheme, credentials) = value.split_once(' ')?;
-                scheme
-                    .eq_ignore_ascii_case("bearer")
-                    .then_some(credentials.trim())
-            });
-            let challenge = format!("Bearer realm=\"{}\"", options.realm);
-            match presented {
-                None => {
-                    return Err(Box::new(reject(
-                        StatusCode::UNAUTHORIZED,
-                        UNAUTHORIZED_CODE,
-                        text::HTTP_TOKEN_MISSING.to_string(),
-                        json!({"scheme": "Bearer"}),
-                        &[(header::WWW_AUTHENTICATE, challenge)],
-                    )));
-                }
-                Some(presented) if !bool::from(presented.as_bytes().ct_eq(token.as_bytes())) => {
-                    return Err(Box::new(reject(
-                        StatusCode::UNAUTHORIZED,
-                        UNAUTHORIZED_CODE,
-                        text::HTTP_TOKEN_INVALID.to_string(),
-                        json!({"scheme": "Bearer"}),
-                        &[(
-                            header::WWW_AUTHENTICATE,
-                            format!("{challenge}, error=\"invalid_token\""),
-                        )],
-                    )));
-                }
-                Some(_) => {}
-            }
+    }
+
+    fn check_origin(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        let allowed = &self.options.allowed_origins;
+        match Self::header(request, header::ORIGIN) {
+            Some(origin) if !origin_allowed(origin, allowed) => Err(Box::new(reject(
+                StatusCode::FORBIDDEN,
+                UNAUTHORIZED_CODE,
+                text::http_origin_forbidden(origin, allowed),
+                json!({"origin": origin, "allowedOrigins": allowed}),
+                &[],
+            ))),
+            _ => Ok(()),
         }
+    }
+
+    fn check_token(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        let Some(token) = &self.options.token else {
+            return Ok(());
+        };
+        let presented = Self::header(request, header::AUTHORIZATION).and_then(|value| {
+            let (scheme, credentials) = value.split_once(' ')?;
+            scheme
+                .eq_ignore_ascii_case("bearer")
+                .then_some(credentials.trim())
+        });
+        let challenge = format!("Bearer realm=\"{}\"", self.options.realm);
+        let (message, challenge) = match presented {
+            None => (text::HTTP_TOKEN_MISSING, challenge),
+            Some(presented) if !bool::from(presented.as_bytes().ct_eq(token.as_bytes())) => (
+                text::HTTP_TOKEN_INVALID,
+                format!("{challenge}, error=\"invalid_token\""),
+            ),
+            Some(_) => return Ok(()),
+        };
+        Err(Box::new(reject(
+            StatusCode::UNAUTHORIZED,
+            UNAUTHORIZED_CODE,
+            message.to_string(),
+            json!({"scheme": "Bearer"}),
+            &[(header::WWW_AUTHENTICATE, challenge)],
+        )))
+    }
+
+    fn check_method(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        let stateless = self.options.stateless;
         let method = request.method();
-        let allowed_methods = if options.stateless {
+        let manages_sessions = *method == Method::GET || *method == Method::DELETE;
+        if *method == Method::POST || (!stateless && manages_sessions) {
+            return Ok(());
+        }
+        let allowed_methods = if stateless {
             "POST"
         } else {
             "GET, POST, DELETE"
         };
-        let method_ok = *method == Method::POST
-            || (!options.stateless && (*method == Method::GET || *method == Method::DELETE));
-        if !method_ok {
-            let message =
-                if options.stateless && (*method == Method::GET || *method == Method::DELETE) {
-                    text::http_method_not_allowed(method.as_str())
-                } else {
-                    text::http_method_never_allowed(method.as_str())
-                };
-            return Err(Box::new(reject(
-                StatusCode::METHOD_NOT_ALLOWED,
-                ErrorCode::INVALID_REQUEST,
-                message,
-                json!({"allowedMethods": allowed_methods}),
-                &[(header::ALLOW, allowed_methods.to_string())],
-            )));
+        let message = if stateless && manages_sessions {
+            text::http_method_not_allowed(method.as_str())
+        } else {
+            text::http_method_never_allowed(method.as_str())
+        };
+        Err(Box::new(reject(
+            StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::INVALID_REQUEST,
+            message,
+            json!({"allowedMethods": allowed_methods}),
+            &[(header::ALLOW, allowed_methods.to_string())],
+        )))
+    }
+
+    fn check_version(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        let Some(version) = request.headers().get("mcp-protocol-version") else {
+            return Ok(());
+        };
+        let version = version.to_str().unwrap_or("<not text>");
+        if SUPPORTED_PROTOCOL_VERSIONS.contains(&version) {
+            return Ok(());
         }
-        if let Some(version) = request.headers().get("mcp-protocol-version") {
-            let version = version.to_str().unwrap_or("<not text>");
-            if !SUPPORTED_PROTOCOL_VERSIONS.contains(&version) {
-                return Err(Box::new(reject(
-                    StatusCode::BAD_REQUEST,
-                    ErrorCode::INVALID_REQUEST,
-                    text::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS),
-                    json!({"version": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
-                    &[],
-                )));
-            }
-        }
-        Ok(())
+        Err(Box::new(reject(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::INVALID_REQUEST,
+            text::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS),
+            json!({"version": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
+            &[],
+        )))
     }
 
     fn too_large(&self, length: Option<u64>) -> HttpResponse {

@@ -14,6 +14,7 @@ use crate::server::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found}
 
 mod text;
 
+#[cfg(feature = "http")]
 pub(crate) use text::parse_error;
 
 /// What to do with one incoming message.
@@ -67,79 +68,86 @@ pub(crate) fn classify(bytes: &[u8]) -> Inbound {
 }
 
 /// Classifies a message that is valid JSON.
-pub(crate) fn classify_value(mut value: Value) -> Inbound {
-    let Some(object) = value.as_object_mut() else {
-        let what = if value.is_array() {
-            text::BATCH_NOT_SUPPORTED.to_string()
-        } else {
-            text::not_an_object_message(&value)
-        };
-        return Inbound::Reply(error_response(None, ErrorCode::INVALID_REQUEST, what, None));
+pub(crate) fn classify_value(value: Value) -> Inbound {
+    let header = match read_header(&value) {
+        Ok(header) => header,
+        Err(reply) => return Inbound::Reply(reply),
     };
-    let id = object.get("id").cloned();
-    let reply_id = id.as_ref().filter(|id| valid_id(id));
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Inbound::Reply(error_response(
-            reply_id,
-            ErrorCode::INVALID_REQUEST,
-            text::not_json_rpc_2(object.get("jsonrpc")),
-            None,
-        ));
-    }
-    if let Some(id) = &id
-        && !valid_id(id)
-    {
-        return Inbound::Reply(error_response(
-            None,
-            ErrorCode::INVALID_REQUEST,
-            text::invalid_id(id),
-            None,
-        ));
-    }
-    let is_response = object.contains_key("result") || object.contains_key("error");
-    let method = match object.get("method") {
-        Some(Value::String(method)) => Some(method.clone()),
-        Some(other) => {
-            return Inbound::Reply(error_response(
-                reply_id,
-                ErrorCode::INVALID_REQUEST,
-                text::method_not_a_string(other),
-                None,
-            ));
-        }
-        None if is_response => None,
-        None => {
-            return Inbound::Reply(error_response(
-                reply_id,
-                ErrorCode::INVALID_REQUEST,
-                text::MISSING_METHOD.to_string(),
-                None,
-            ));
-        }
-    };
-    let Some(method) = method else {
+    match header.method {
         // A client's answer to a server request (sampling, elicitation).
-        return match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+        None => match serde_json::from_value::<ClientJsonRpcMessage>(value) {
             Ok(message) => Inbound::Deliver(Box::new(message)),
             Err(error) => Inbound::Reply(error_response(
-                reply_id,
+                header.reply_id.as_ref(),
                 ErrorCode::INVALID_REQUEST,
                 text::malformed_response(&error.to_string()),
                 None,
             )),
-        };
-    };
-    if id.is_none() {
-        return match serde_json::from_value::<ClientJsonRpcMessage>(value) {
-            Ok(message) => Inbound::Deliver(Box::new(message)),
-            Err(error) => Inbound::Ignore(format!("notification '{method}': {error}")),
-        };
+        },
+        Some(method) if header.is_notification => {
+            match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+                Ok(message) => Inbound::Deliver(Box::new(message)),
+                Err(error) => Inbound::Ignore(format!("notification '{method}': {error}")),
+            }
+        }
+        Some(method) => classify_request(value, &method, header.reply_id.as_ref()),
     }
-    if !SUPPORTED_METHODS.contains(&method.as_str()) {
+}
+
+/// What the envelope of a message says: whether it is a notification, the id to answer
+/// with, and its method (`None` for a response).
+struct Header {
+    is_notification: bool,
+    reply_id: Option<Value>,
+    method: Option<String>,
+}
+
+/// The envelope of a message, or the error answer when it is not a JSON-RPC 2.0 object.
+fn read_header(value: &Value) -> Result<Header, Value> {
+    let Some(object) = value.as_object() else {
+        let what = if value.is_array() {
+            text::BATCH_NOT_SUPPORTED.to_string()
+        } else {
+            text::not_an_object_message(value)
+        };
+        return Err(error_response(None, ErrorCode::INVALID_REQUEST, what, None));
+    };
+    let id = object.get("id");
+    let reply_id = id.filter(|id| valid_id(id)).cloned();
+    let invalid = |id: Option<&Value>, message: String| {
+        error_response(id, ErrorCode::INVALID_REQUEST, message, None)
+    };
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        let message = text::not_json_rpc_2(object.get("jsonrpc"));
+        return Err(invalid(reply_id.as_ref(), message));
+    }
+    if let Some(id) = id
+        && !valid_id(id)
+    {
+        return Err(invalid(None, text::invalid_id(id)));
+    }
+    let is_response = object.contains_key("result") || object.contains_key("error");
+    let method = match object.get("method") {
+        Some(Value::String(method)) => Some(method.clone()),
+        Some(other) => return Err(invalid(reply_id.as_ref(), text::method_not_a_string(other))),
+        None if is_response => None,
+        None => return Err(invalid(reply_id.as_ref(), text::MISSING_METHOD.to_string())),
+    };
+    Ok(Header {
+        is_notification: id.is_none(),
+        reply_id,
+        method,
+    })
+}
+
+/// A request: -32601 for a method this server does not implement, -32602 for params that
+/// do not fit it, otherwise the message for rmcp.
+fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) -> Inbound {
+    if !SUPPORTED_METHODS.contains(&method) {
         return Inbound::Reply(error_response(
             reply_id,
             ErrorCode::METHOD_NOT_FOUND,
-            method_not_found(&method),
+            method_not_found(method),
             Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
         ));
     }
@@ -147,26 +155,22 @@ pub(crate) fn classify_value(mut value: Value) -> Inbound {
         move_raw_arguments(&mut value);
     }
     let params = value.get("params").cloned();
-    match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+    let detail = match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+        // A supported method that rmcp did not recognise: its params did not fit.
         Ok(JsonRpcMessage::Request(request))
             if matches!(request.request, ClientRequest::CustomRequest(_)) =>
         {
-            // A supported method that rmcp did not recognise: its params did not fit.
-            Inbound::Reply(error_response(
-                reply_id,
-                ErrorCode::INVALID_PARAMS,
-                text::invalid_params(&method, &params_problem(&method, params.as_ref())),
-                None,
-            ))
+            params_problem(method, params.as_ref())
         }
-        Ok(message) => Inbound::Deliver(Box::new(message)),
-        Err(error) => Inbound::Reply(error_response(
-            reply_id,
-            ErrorCode::INVALID_PARAMS,
-            text::invalid_params(&method, &error.to_string()),
-            None,
-        )),
-    }
+        Ok(message) => return Inbound::Deliver(Box::new(message)),
+        Err(error) => error.to_string(),
+    };
+    Inbound::Reply(error_response(
+        reply_id,
+        ErrorCode::INVALID_PARAMS,
+        text::invalid_params(method, &detail),
+        None,
+    ))
 }
 
 /// The members each method's params must have, with their JSON types.
