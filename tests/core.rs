@@ -10,12 +10,12 @@ use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use mcp_tool_runtime::registry::RegistryError;
 use mcp_tool_runtime::rmcp::model::{
     CallToolResult, ContentBlock, ErrorCode as RpcCode, ErrorData,
 };
 use mcp_tool_runtime::{
-    ErrorClass, ErrorCode, Json, McpServer, SchemaProfile, ToolError, ToolSet, mcp_tool, mcp_tools,
+    ErrorClass, ErrorCode, Json, McpServer, RegistryError, SchemaProfile, ToolError, ToolSet,
+    mcp_tool, mcp_tools,
 };
 use regex::Regex;
 use schemars::JsonSchema;
@@ -249,6 +249,12 @@ fn reserve(sku: String) -> Result<String, ToolError> {
 fn throttled() -> Result<Json<Quote>, ToolError> {
     Err(ToolError::rate_limited("Too many reservations.")
         .with_retry_after(Duration::from_millis(1500)))
+}
+
+/// Call an upstream that asks for a retry after 300 ms.
+#[mcp_tool]
+fn slow_upstream() -> Result<String, ToolError> {
+    Err(ToolError::timeout("Slow upstream.").with_retry_after(Duration::from_millis(300)))
 }
 
 /// Delete an item.
@@ -1317,10 +1323,13 @@ fn retry_after_is_at_least_one_second() {
     }
 }
 
-#[test]
-fn one_second_retry_reads_in_the_singular() {
-    let error = ToolError::timeout("Slow upstream.").with_retry_after(Duration::from_millis(300));
-    let result = mcp_tool_runtime::registry::error_result(quote_tool::<()>().info(), error);
+#[tokio::test]
+async fn one_second_retry_reads_in_the_singular() {
+    let server = McpServer::builder(())
+        .tool(slow_upstream_tool())
+        .build()
+        .unwrap();
+    let result = call(&server, "slow_upstream", json!({})).await;
     assert_eq!(
         text(&result),
         "Slow upstream.\nThis is temporary: retry after 1 second."
