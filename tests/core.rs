@@ -3,9 +3,6 @@
 //! whole-input structs. Every call goes through `McpServer::call`, exactly as `tools/call`
 //! would.
 
-#[path = "support/results.rs"]
-mod support;
-
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -17,14 +14,14 @@ use mcp_tool_runtime::{
     ErrorClass, ErrorCode, Json, McpServer, RegistryError, SchemaProfile, ToolError, ToolSet,
     mcp_tool, mcp_tools,
 };
+use mcp_tool_test_support::results::{
+    assert_portable, assert_valid_2020_12, call, envelope, ok_text, text, tool_json, violation_at,
+    violation_messages, wire,
+};
 use regex::Regex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use support::{
-    assert_portable, assert_valid_2020_12, call, envelope, ok_text, text, tool_json, violation_at,
-    violation_messages, wire,
-};
 use validator::Validate;
 
 // ---------------------------------------------------------------------------------------

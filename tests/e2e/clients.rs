@@ -1,16 +1,11 @@
 //! The official clients drive the example servers: the Python SDK 2.x and the TypeScript SDK
 //! 1.x over stdio and Streamable HTTP, and the conformance suite over HTTP. The clients are
-//! installed on first use into `.ci/.deps` (see `tests/support/clients.rs`).
-
-#[path = "../support/clients.rs"]
-mod clients;
-#[path = "support/http.rs"]
-mod http;
+//! installed on first use into `.ci/.deps` (see `mcp_tool_test_support::clients`).
 
 use std::process::Output;
 
-use clients::{clients, workspace_root};
-use http::HttpServer;
+use mcp_tool_test_support::clients::{clients, workspace_root};
+use mcp_tool_test_support::http::HttpServer;
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
