@@ -1,4 +1,4 @@
-//! Caching.
+//! Caching: tool definitions and the tool list are built once.
 
 use mcp_tool_runtime::ToolSet;
 

@@ -1,4 +1,4 @@
-//! Error codes and builders.
+//! Error codes and builders: the code table, custom codes, hints, details and retry times.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Constraints.
+//! Constraints: `#[validate]` rules on arguments, and their sentences.
 
 use mcp_tool_runtime::mcp_tool;
 use mcp_tool_runtime::rmcp::model::CallToolResult;

@@ -1,4 +1,4 @@
-//! Enums and defaults.
+//! Enums and defaults: allowed values with a suggestion, and `#[arg(default)]`.
 
 use mcp_tool_runtime::mcp_tool;
 use mcp_tool_test_support::results::{call, ok_text, violation_at, violation_messages};

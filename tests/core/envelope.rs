@@ -1,4 +1,4 @@
-//! The error envelope.
+//! The error envelope: an error result with the envelope in `_meta`, not a protocol error.
 
 use mcp_tool_test_support::results::{call, envelope, text, wire};
 use serde_json::json;

@@ -1,4 +1,5 @@
-//! Masking.
+//! Masking: other errors than `ToolError`, and panics, reach the model as an internal error
+//! with a correlation id, never with their detail.
 
 use mcp_tool_runtime::rmcp::model::CallToolResult;
 use mcp_tool_runtime::{ErrorCode, ToolError, mcp_tool};

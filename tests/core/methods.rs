@@ -1,4 +1,4 @@
-//! Methods on a state type.
+//! Methods on a state type (`#[mcp_tools]`).
 
 use std::sync::atomic::Ordering;
 

@@ -1,4 +1,4 @@
-//! Registry errors.
+//! Registry errors: duplicate tool names fail `build()`.
 
 use mcp_tool_runtime::{McpServer, RegistryError, mcp_tool};
 

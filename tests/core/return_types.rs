@@ -1,4 +1,4 @@
-//! Return types.
+//! Return types: how each return type becomes a `CallToolResult`.
 
 use mcp_tool_runtime::mcp_tool;
 use mcp_tool_runtime::rmcp::model::{CallToolResult, ContentBlock};

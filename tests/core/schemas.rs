@@ -1,4 +1,4 @@
-//! Schemas.
+//! Schemas: the published input and output schemas.
 
 use mcp_tool_runtime::{Json, McpServer, SchemaProfile, mcp_tool};
 use mcp_tool_test_support::results::{

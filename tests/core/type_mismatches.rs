@@ -1,4 +1,4 @@
-//! Type mismatches.
+//! Type mismatches: one sentence per wrong JSON type, with the path and the received value.
 
 use mcp_tool_test_support::results::{call, ok_text, violation_at, violation_messages, wire};
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! Unknown tools.
+//! Unknown tools: a protocol error (-32602) that suggests and lists the tool names.
 
 use mcp_tool_runtime::McpServer;
 use mcp_tool_runtime::rmcp::model::{ErrorCode as RpcCode, ErrorData};

@@ -1,4 +1,4 @@
-//! Whole-input structs.
+//! Whole-input structs (`#[arg(input)]`) and nested validation.
 
 use mcp_tool_runtime::mcp_tool;
 use mcp_tool_test_support::results::{
