@@ -1,9 +1,6 @@
 //! Schema profiles: the server-wide setting, the per-tool override, and what each profile
 //! publishes.
 
-#[path = "support/results.rs"]
-mod support;
-
 use mcp_tool_runtime::{McpServer, SchemaProfile, mcp_tool};
 use serde_json::Value;
 

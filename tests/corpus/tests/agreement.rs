@@ -4,12 +4,10 @@
 //! of range, a missing required argument, an extra property) must be rejected by the runtime
 //! too, naming the mutated path.
 
-#[path = "../../support/clients.rs"]
-mod clients;
-
 use std::collections::BTreeMap;
 
 use mcp_tool_runtime::{ArgPath, ERROR_META_KEY, InputMode, McpServer, SchemaProfile};
+use mcp_tool_test_support::clients;
 use serde_json::{Value, json};
 
 fn generate(server: &McpServer<()>, examples: usize) -> Vec<Value> {

@@ -1,10 +1,9 @@
 //! MCP Inspector 2.x CLI `--strict` (its schema portability lint) finds nothing in the corpus
 //! published under the portable profile, over real stdio.
 
-#[path = "../../support/clients.rs"]
-mod clients;
-
 use std::process::Output;
+
+use mcp_tool_test_support::clients;
 
 fn lint(profile: &str) -> Output {
     let clients = clients::clients();

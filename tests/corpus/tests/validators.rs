@@ -1,11 +1,9 @@
 //! Every corpus schema, under every profile, is accepted by Ajv (2020-12, strict) and by
 //! python-jsonschema's `Draft202012Validator.check_schema`.
 
-#[path = "../../support/clients.rs"]
-mod clients;
-
 use mcp_tool_corpus::server;
 use mcp_tool_runtime::SchemaProfile;
+use mcp_tool_test_support::clients;
 use serde_json::{Value, json};
 
 /// Every published input and output schema, as `[{id, profile, schema}]`.

@@ -1,7 +1,5 @@
 //! A JSON-RPC client that speaks to a server process over real pipes, line by line.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

@@ -1,16 +1,12 @@
 //! The official clients drive the example servers: the Python SDK 2.x and the TypeScript SDK
 //! 1.x over stdio and Streamable HTTP, and the conformance suite over HTTP. The clients are
-//! installed on first use into `.ci/.deps` (see `tests/support/clients.rs`).
+//! installed on first use into `.ci/.deps` (see `mcp_tool_test_support::clients`).
 
-#[path = "../support/clients.rs"]
-mod clients;
-#[path = "support/http.rs"]
-mod http;
-
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use clients::{clients, workspace_root};
-use http::HttpServer;
+use mcp_tool_test_support::clients::clients;
+use mcp_tool_test_support::http::HttpServer;
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -83,9 +79,17 @@ fn assert_report(report: &Value) {
     );
 }
 
+/// A file of `tests/clients/`: the client scripts and the conformance baseline.
+fn client_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("clients")
+        .join(name)
+}
+
 fn python(args: &[&str]) -> Output {
     let clients = clients();
-    let script = workspace_root().join("tests/clients/python_client.py");
+    let script = client_file("python_client.py");
     clients
         .command(&clients.python)
         .arg(script)
@@ -96,7 +100,7 @@ fn python(args: &[&str]) -> Output {
 
 fn typescript(args: &[&str]) -> Output {
     let clients = clients();
-    let script = workspace_root().join("tests/clients/ts_client.mjs");
+    let script = client_file("ts_client.mjs");
     clients
         .command(&clients.node)
         .arg(script)
@@ -157,7 +161,7 @@ const REQUIRED: &[&str] = &[
 fn conformance_suite_passes_against_the_conformance_example() {
     let clients = clients();
     let server = HttpServer::start(CONFORMANCE, &[], &[]);
-    let baseline = workspace_root().join("tests/clients/conformance-baseline.yml");
+    let baseline = client_file("conformance-baseline.yml");
     let output = clients
         .command(clients.node_bin.join("conformance"))
         .args([

@@ -1,13 +1,10 @@
 //! JSON-RPC protocol errors on stdio, against the real `inventory` binary over real pipes.
 //! After each error the session must go on: the next valid request is answered.
 
-#[path = "support/mod.rs"]
-mod support;
-
 use std::time::{Duration, Instant};
 
+use mcp_tool_test_support::stdio::{StdioSession, text_of};
 use serde_json::{Value, json};
-use support::{StdioSession, text_of};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
 

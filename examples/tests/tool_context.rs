@@ -1,14 +1,11 @@
 //! Tool context, time limits and cancellation, against the real `conformance` binary over
 //! real pipes.
 
-#[path = "support/mod.rs"]
-mod support;
-
 use std::thread;
 use std::time::{Duration, Instant};
 
+use mcp_tool_test_support::stdio::{StdioSession, envelope_of, text_of};
 use serde_json::{Value, json};
-use support::{StdioSession, envelope_of, text_of};
 
 const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
 

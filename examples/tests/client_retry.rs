@@ -1,11 +1,11 @@
-//! The client retry helper (`retry::call_with_retry`, feature `client`) against the real
+//! The client retry helper (`call_with_retry`, feature `client`) against the real
 //! `inventory` binary, whose `reserve_stock` allows 5 calls per window. The window is cut to
 //! 2 s with `--reservation-window-ms` so that the test need not wait a minute.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use mcp_tool_runtime::retry::{RetryError, RetryPolicy, call_with_retry};
+use mcp_tool_runtime::{RetryError, RetryPolicy, call_with_retry};
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;

@@ -1,9 +1,4 @@
 //! Helpers for reading tool results and checking schemas in the in-process tests.
-//!
-//! Included by the test targets with `#[path = "support/results.rs"] mod support;`, so that
-//! the package's library needs no dependencies of its own.
-
-#![allow(dead_code)]
 
 use mcp_tool_runtime::rmcp::model::{CallToolResult, Tool};
 use mcp_tool_runtime::{ERROR_META_KEY, McpServer};

@@ -1,7 +1,5 @@
 //! A server process on 127.0.0.1 and a plain HTTP/1.1 client over real sockets.
 
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

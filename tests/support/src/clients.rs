@@ -1,11 +1,9 @@
 //! The official MCP clients and schema validators, installed on first use into `.ci/.deps`
 //! by `.ci/setup-clients` (a local Python venv and a local npm folder, never system-wide).
 //!
-//! Tests include this file with `#[path]` and call [`clients`]; the install runs once per
-//! machine (later calls find it done) and under a file lock, so parallel test binaries wait
-//! for one another instead of installing twice.
-
-#![allow(dead_code)]
+//! Tests call [`clients`]; the install runs once per machine (later calls find it done) and
+//! under a file lock, so parallel test binaries wait for one another instead of installing
+//! twice.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -47,7 +45,7 @@ impl Clients {
     }
 }
 
-/// The workspace root (this file is `tests/support/clients.rs`).
+/// The workspace root (this crate is `tests/support`).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()

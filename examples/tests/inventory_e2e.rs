@@ -1,10 +1,7 @@
 //! End-to-end tests: the real `inventory` binary, spoken to in JSON-RPC over real pipes.
 
-#[path = "support/mod.rs"]
-mod support;
-
+use mcp_tool_test_support::stdio::{StdioSession, envelope_of, text_of};
 use serde_json::{Value, json};
-use support::{StdioSession, envelope_of, text_of};
 
 fn inventory() -> StdioSession {
     StdioSession::start(env!("CARGO_BIN_EXE_inventory"), &[])

@@ -1,10 +1,7 @@
 //! The Streamable HTTP rules, against the real `inventory` binary over sockets on 127.0.0.1.
 //! Every case asserts the status, the named headers and the JSON-RPC error body.
 
-#[path = "support/http.rs"]
-mod http;
-
-use http::{HttpServer, POST_HEADERS, Reply, initialize_body, request};
+use mcp_tool_test_support::http::{HttpServer, POST_HEADERS, Reply, initialize_body, request};
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");

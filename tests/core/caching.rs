@@ -1,0 +1,55 @@
+//! Caching: tool definitions and the tool list are built once.
+
+use mcp_tool_runtime::ToolSet;
+
+use crate::fixtures::{Counter, counter_server, quote_tool, server};
+
+#[test]
+fn tool_definitions_are_built_once() {
+    let first = quote_tool::<()>().info();
+    let second = quote_tool::<()>().info();
+    assert!(std::ptr::eq(first, second));
+    // The definition does not depend on the state type.
+    assert!(std::ptr::eq(first, quote_tool::<Counter>().info()));
+    assert!(std::ptr::eq(
+        first.input_schema(),
+        quote_tool::<()>().info().input_schema()
+    ));
+}
+
+#[test]
+fn method_definitions_are_built_once() {
+    let first = Counter::tools();
+    let second = Counter::tools();
+    assert_eq!(first.len(), second.len());
+    for (a, b) in first.iter().zip(&second) {
+        assert!(std::ptr::eq(a.info(), b.info()), "{}", a.info().name());
+    }
+}
+
+#[test]
+fn the_tool_list_is_built_once_per_server() {
+    let server = server();
+    let first = server.registry().list();
+    let second = server.registry().list();
+    assert!(std::ptr::eq(first, second));
+    assert!(std::sync::Arc::ptr_eq(
+        &first[0].input_schema,
+        &server.registry().list()[0].input_schema
+    ));
+    assert!(std::ptr::eq(
+        server.registry().published("quote").unwrap(),
+        &first[0]
+    ));
+}
+
+#[test]
+fn the_list_keeps_registration_order() {
+    let names: Vec<String> = counter_server()
+        .registry()
+        .list()
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert_eq!(names, ["get", "add", "double", "broken", "hello"]);
+}

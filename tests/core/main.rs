@@ -1,0 +1,25 @@
+//! In-process integration tests of the core contract of `#[mcp_tool]`: messages, the error
+//! envelope, error codes, masking, unknown tools, schemas, return types, tool sets and
+//! whole-input structs. Every call goes through `McpServer::call`, exactly as `tools/call`
+//! would.
+//!
+//! One module per section of the contract, each with the fixtures only its tests use;
+//! `fixtures` holds the ones several sections share and the servers.
+
+mod fixtures;
+
+mod caching;
+mod codes;
+mod constraints;
+mod descriptions;
+mod enums_and_defaults;
+mod envelope;
+mod masking;
+mod methods;
+mod missing_and_unknown;
+mod registry_errors;
+mod return_types;
+mod schemas;
+mod type_mismatches;
+mod unknown_tools;
+mod whole_input;

@@ -1,0 +1,51 @@
+//! Registry errors: duplicate tool names fail `build()`.
+
+use mcp_tool_runtime::{McpServer, RegistryError, mcp_tool};
+
+use crate::fixtures::Counter;
+
+/// The first tool named `a`.
+#[mcp_tool]
+fn a() -> &'static str {
+    "a"
+}
+
+/// A second tool that claims the name `a`.
+#[mcp_tool(name = "a")]
+fn a2() -> &'static str {
+    "a2"
+}
+
+#[test]
+fn duplicate_free_tool_names_are_rejected() {
+    let error = McpServer::builder(())
+        .tool(a_tool())
+        .tool(a2_tool())
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        error,
+        RegistryError::DuplicateTool {
+            name: "a".to_string()
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "two tools are named 'a': tool names must be unique within a server (rename one with #[mcp_tool(name = \"...\")])"
+    );
+}
+
+#[test]
+fn registering_the_same_tool_twice_is_rejected() {
+    let error = McpServer::builder(Counter::default())
+        .tool_set()
+        .tool_set()
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        error,
+        RegistryError::DuplicateTool {
+            name: "get".to_string()
+        }
+    );
+}

@@ -1,1 +1,0 @@
-//! Shared helpers of mcp-tool's integration tests.
