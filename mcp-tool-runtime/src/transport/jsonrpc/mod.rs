@@ -248,6 +248,7 @@ fn move_raw_arguments(message: &mut Value) {
 }
 
 /// Rewrites an HTTP body for rmcp (see [`RAW_ARGUMENTS_META_KEY`]); `None` leaves it as it is.
+#[cfg(feature = "http")]
 pub(crate) fn rewrite_body(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut value: Value = serde_json::from_slice(bytes).ok()?;
     let is_call = value.get("method").and_then(Value::as_str) == Some("tools/call");
