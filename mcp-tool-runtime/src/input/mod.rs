@@ -34,9 +34,8 @@ pub(crate) fn parse<A>(
 where
     A: DeserializeOwned + ::validator::Validate,
 {
-    let empty = Value::Object(Map::new());
     let value = match arguments {
-        None | Some(Value::Null) => return parse_absent(&empty, spec),
+        None | Some(Value::Null) => return parse_absent(&Value::Object(Map::new()), spec),
         Some(object @ Value::Object(_)) => object,
         Some(other) => {
             let violation = Violation::new(

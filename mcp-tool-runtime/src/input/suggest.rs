@@ -27,14 +27,18 @@ pub(crate) fn ranked<'a>(
 /// one name containing the other (`qty` in `quantity`). A swap of two neighbours ("emial")
 /// is one edit.
 fn typo_distance(wanted: &str, candidate: &str) -> Option<usize> {
-    let candidate_lower = candidate.to_lowercase();
-    let distance = strsim::osa_distance(wanted, &candidate_lower);
-    let longer = wanted.chars().count().max(candidate.chars().count());
-    let limit = (longer / 3).max(1);
+    let (wanted_chars, candidate_chars) = (wanted.chars().count(), candidate.chars().count());
+    let limit = (wanted_chars.max(candidate_chars) / 3).max(1);
     let contains = candidate.len() >= 3
         && wanted.len() >= 3
         && ((candidate.len() > wanted.len() && candidate.contains(wanted))
             || (wanted.len() > candidate.len() && wanted.contains(candidate)));
+    // The distance is at least the difference in length, so most names of a long list are
+    // ruled out before it is computed.
+    if !contains && wanted_chars.abs_diff(candidate_chars) > limit {
+        return None;
+    }
+    let distance = strsim::osa_distance(wanted, &candidate.to_lowercase());
     (distance <= limit || contains).then_some(distance)
 }
 

@@ -40,7 +40,11 @@ pub(crate) fn success_result(tool: &str, wrapped: bool, output: ToolOutput) -> C
             } else {
                 value
             };
-            let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+            // `to_string` writes straight into a byte buffer; `Value`'s `Display` goes through
+            // the formatter and costs about twice as much for the same compact text, on
+            // every structured call.
+            let text = serde_json::to_string(&value).unwrap_or_else(|_| value.to_string());
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
             result.structured_content = Some(value);
             result
         }

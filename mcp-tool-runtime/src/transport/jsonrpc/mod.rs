@@ -340,6 +340,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "http")]
     fn non_object_arguments_move_to_meta() {
         let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":[1]}}"#;
         assert!(matches!(classify(line), Inbound::Deliver(_)));
