@@ -1,5 +1,7 @@
 //! A failed call's trace: a correlation id shared by the log line and the model's answer.
 
+use std::io::Write;
+
 use crate::error::{ErrorCode, ToolError};
 
 /// A fresh id that ties what the model saw to the server's log: 32 hex digits.
@@ -11,6 +13,12 @@ pub(super) fn correlation_id() -> String {
 /// rejected arguments at `info`, any other failure at `warn`.
 pub(super) fn log_failure(tool: &str, error: &ToolError, correlation_id: &str) {
     let code = error.code().as_str();
+    if let Some(detail) = error.internal_detail()
+        && no_subscriber()
+    {
+        write_to_stderr(tool, code, correlation_id, detail);
+        return;
+    }
     match error.internal_detail() {
         Some(detail) => tracing::error!(
             tool, code, correlation_id = %correlation_id, error = %detail, detail = ?detail,
@@ -25,6 +33,28 @@ pub(super) fn log_failure(tool: &str, error: &ToolError, correlation_id: &str) {
             "tool call failed"
         ),
     }
+}
+
+/// Whether no tracing subscriber is installed, so that a log line would go nowhere.
+fn no_subscriber() -> bool {
+    tracing::dispatcher::get_default(|dispatch| dispatch.is::<tracing::subscriber::NoSubscriber>())
+}
+
+/// The masked failure's line, written by the runtime itself when nothing else would log it:
+/// the model was told the details were logged under `correlation_id`, so they must be.
+/// Stderr, never stdout: a stdio server's stdout carries the protocol.
+fn write_to_stderr(
+    tool: &str,
+    code: &str,
+    correlation_id: &str,
+    detail: &(dyn std::error::Error + Send + Sync + 'static),
+) {
+    let line = format!(
+        "ERROR mcp_tool_runtime: tool call failed; the cause is masked for the client \
+         tool={tool} code={code} correlation_id={correlation_id} error={detail}\n"
+    );
+    // A failed write to stderr has nowhere left to be reported.
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 #[cfg(test)]

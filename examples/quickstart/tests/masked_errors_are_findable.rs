@@ -1,0 +1,48 @@
+//! A masked error tells the model "the details were logged under correlation id X". With no
+//! tracing subscriber installed, the runtime itself must write that line, to stderr.
+
+use mcp_tool_test_support::stdio::{StdioSession, envelope_of, text_of};
+use serde_json::json;
+
+#[test]
+fn without_a_subscriber_the_masked_cause_goes_to_stderr_under_its_correlation_id() {
+    let mut server = StdioSession::start(env!("CARGO_BIN_EXE_mcp-tool-example-quickstart"), &[]);
+    let result = server.call_tool("daily_report", json!({}));
+    assert_eq!(result["isError"], true, "{result}");
+    let id = envelope_of(&result)["correlationId"]
+        .as_str()
+        .expect("a correlation id")
+        .to_string();
+    assert!(text_of(&result).contains(&id), "{result}");
+    assert!(
+        !text_of(&result).contains("nonexistent"),
+        "the cause is masked: {result}"
+    );
+
+    let stderr = server.wait_for_stderr(&id);
+    let line = stderr
+        .lines()
+        .find(|line| line.contains(&id))
+        .unwrap_or_else(|| panic!("no stderr line with {id}:\n{stderr}"));
+    assert!(line.contains("daily_report"), "{line}");
+    assert!(line.contains("No such file or directory"), "{line}");
+    assert!(server.close().success());
+}
+
+#[test]
+fn without_a_subscriber_only_masked_failures_are_written() {
+    let mut server = StdioSession::start(env!("CARGO_BIN_EXE_mcp-tool-example-quickstart"), &[]);
+    let valid = server.call_tool("add_item", json!({"sku": "ABC-0001", "quantity": 2}));
+    assert_eq!(valid["isError"], false, "{valid}");
+    let invalid = server.call_tool("add_item", json!({"sku": "ABC", "quantity": 2}));
+    assert_eq!(invalid["isError"], true, "{invalid}");
+    // The masked failure's line comes after anything the two calls before it wrote.
+    let masked = server.call_tool("daily_report", json!({}));
+    let id = envelope_of(&masked)["correlationId"]
+        .as_str()
+        .expect("a correlation id")
+        .to_string();
+    let stderr = server.wait_for_stderr(&id);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(server.close().success());
+}
