@@ -87,9 +87,22 @@ impl ErrorCode {
         Self::INTERNAL_ERROR,
     ];
 
-    /// A code of the tool author's own. `name` should be snake_case
-    /// ([`ErrorCode::is_valid_name`]); it is what clients match on, so keep it stable.
+    /// A code of the tool author's own. `name` is what clients match on, so keep it stable;
+    /// it must be snake_case ([`ErrorCode::is_valid_name`]). Define codes as constants, so
+    /// that a name that is not snake_case is a compile error:
+    ///
+    /// ```compile_fail
+    /// use mcp_tool_runtime::{ErrorClass, ErrorCode};
+    /// const OUT_OF_STOCK: ErrorCode = ErrorCode::custom("Out Of Stock!", ErrorClass::Input, false);
+    /// ```
+    ///
+    /// # Panics
+    /// When `name` is not snake_case: at compile time in a `const`, otherwise when called.
     pub const fn custom(name: &'static str, class: ErrorClass, retryable: bool) -> Self {
+        assert!(
+            Self::is_valid_name(name),
+            "an error code must be snake_case: a lowercase letter, then lowercase letters, digits and `_`"
+        );
         Self {
             name: Cow::Borrowed(name),
             class,
@@ -106,10 +119,21 @@ impl ErrorCode {
     }
 
     /// True when `name` is lowercase snake_case: `[a-z][a-z0-9_]*`.
-    pub fn is_valid_name(name: &str) -> bool {
-        let mut chars = name.chars();
-        matches!(chars.next(), Some('a'..='z'))
-            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    pub const fn is_valid_name(name: &str) -> bool {
+        let bytes = name.as_bytes();
+        if bytes.is_empty() || !bytes[0].is_ascii_lowercase() {
+            return false;
+        }
+        // A `while` loop: iterators are not available in a `const fn`.
+        let mut at = 1;
+        while at < bytes.len() {
+            let byte = bytes[at];
+            if !(byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_') {
+                return false;
+            }
+            at += 1;
+        }
+        true
     }
 
     /// The code as it appears in the envelope.
@@ -154,5 +178,29 @@ mod tests {
         ] {
             assert!(ErrorCode::lookup(required).is_some(), "{required}");
         }
+    }
+
+    #[test]
+    fn custom_names_must_be_snake_case() {
+        for good in ["out_of_stock", "e2", "a"] {
+            assert!(ErrorCode::is_valid_name(good), "{good}");
+        }
+        for bad in [
+            "",
+            "Out Of Stock!",
+            "out-of-stock",
+            "2fast",
+            "_x",
+            "outOfStock",
+            "é",
+        ] {
+            assert!(!ErrorCode::is_valid_name(bad), "{bad}");
+        }
+        let built =
+            std::panic::catch_unwind(|| ErrorCode::custom("Bad Code", ErrorClass::Input, false));
+        assert!(
+            built.is_err(),
+            "a code that is not snake_case is refused when built"
+        );
     }
 }
