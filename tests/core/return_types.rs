@@ -98,3 +98,51 @@ async fn ok_results_of_result_types_are_unwrapped() {
         Some(json!({"sku": "XYZ-9999", "total_cents": 250}))
     );
 }
+
+/// Summary statistics of a series.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct Stats {
+    mean: f64,
+    label: Option<String>,
+}
+
+/// The mean of a series; an empty one has none (NaN), a bug the server must not send on.
+#[mcp_tool]
+pub(crate) fn mean(values: Vec<f64>) -> mcp_tool_runtime::Json<Stats> {
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    mcp_tool_runtime::Json(Stats { mean, label: None })
+}
+
+fn stats_server() -> mcp_tool_runtime::McpServer<()> {
+    mcp_tool_runtime::McpServer::builder(())
+        .tool(mean_tool())
+        .build()
+        .expect("server")
+}
+
+#[tokio::test]
+async fn a_nan_in_structured_output_is_a_masked_internal_error() {
+    let result = call(&stats_server(), "mean", json!({"values": []})).await;
+    assert_eq!(result.is_error, Some(true), "{:?}", wire(&result));
+    let envelope = mcp_tool_test_support::results::envelope(&result);
+    assert_eq!(envelope["code"], "internal_error");
+    let text = mcp_tool_test_support::results::text(&result);
+    assert!(
+        text.starts_with("Tool 'mean' failed because of an internal error on the server."),
+        "{text}"
+    );
+    assert!(
+        result.structured_content.is_none(),
+        "no null against `type: number` is sent"
+    );
+}
+
+#[tokio::test]
+async fn a_null_the_output_schema_allows_is_sent() {
+    let result = call(&stats_server(), "mean", json!({"values": [1.0, 2.0]})).await;
+    assert_ne!(result.is_error, Some(true), "{:?}", wire(&result));
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"mean": 1.5, "label": null}))
+    );
+}
