@@ -14,6 +14,7 @@ mod constraints;
 mod descriptions;
 mod enums_and_defaults;
 mod envelope;
+mod identity;
 mod masking;
 mod methods;
 mod missing_and_unknown;

@@ -73,6 +73,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #builder_extra
                 #timeout
                 .hints(#hints)
+                .defined_in(::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
                 .build()
         }
     }

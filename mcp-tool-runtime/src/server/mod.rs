@@ -25,7 +25,7 @@ use crate::tool::{Session, ToolDef, ToolSet};
 pub struct ServerBuilder<S> {
     state: S,
     tools: Vec<ToolDef<S>>,
-    implementation: Implementation,
+    implementation: Option<Implementation>,
     instructions: Option<String>,
     profile: SchemaProfile,
     default_timeout: Option<Duration>,
@@ -62,9 +62,10 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self.tools(S::tools())
     }
 
-    /// The server's name and version, as `initialize` reports them.
+    /// The server's name and version, as `initialize` reports them. Without it, the server
+    /// is named after the crate that defines its first tool.
     pub fn implementation(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.implementation = Implementation::new(name, version);
+        self.implementation = Some(Implementation::new(name, version));
         self
     }
 
@@ -90,19 +91,32 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// Builds the registry and publishes every tool definition once. Fails when two tools
     /// share a name.
     pub fn build(self) -> Result<McpServer<S>, RegistryError> {
+        let implementation = self
+            .implementation
+            .unwrap_or_else(|| default_implementation(&self.tools));
         let registry =
             ToolRegistry::new(self.tools, self.profile)?.with_input_mode(self.input_mode);
         Ok(McpServer {
             inner: Arc::new(Inner {
                 state: self.state,
                 registry,
-                implementation: self.implementation,
+                implementation,
                 instructions: self.instructions,
                 default_timeout: self.default_timeout,
             }),
             session: Arc::default(),
         })
     }
+}
+
+/// The name and version of the crate that defines the first tool, or the runtime's own for a
+/// server whose tools were all built by hand.
+fn default_implementation<S>(tools: &[ToolDef<S>]) -> Implementation {
+    let (name, version) = tools
+        .iter()
+        .find_map(|tool| tool.info().crate_info())
+        .unwrap_or(("mcp-tool-server", env!("CARGO_PKG_VERSION")));
+    Implementation::new(name, version)
 }
 
 struct Inner<S> {
@@ -193,7 +207,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         ServerBuilder {
             state,
             tools: Vec::new(),
-            implementation: Implementation::new("mcp-tool-server", env!("CARGO_PKG_VERSION")),
+            implementation: None,
             instructions: None,
             profile: SchemaProfile::default(),
             input_mode: InputMode::default(),

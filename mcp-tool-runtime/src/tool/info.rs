@@ -43,6 +43,8 @@ pub struct ToolInfo {
     profile: Option<SchemaProfile>,
     /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`).
     timeout: Option<Duration>,
+    /// The name and version of the crate that defines the tool.
+    crate_info: Option<(&'static str, &'static str)>,
 }
 
 impl ToolInfo {
@@ -76,6 +78,7 @@ impl ToolInfo {
                 valid_call: OnceLock::new(),
                 profile: None,
                 timeout: None,
+                crate_info: None,
             },
         }
     }
@@ -103,6 +106,11 @@ impl ToolInfo {
     /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`), if it has one.
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// The name and version of the crate that defines the tool, when the macro built it.
+    pub fn crate_info(&self) -> Option<(&'static str, &'static str)> {
+        self.crate_info
     }
 
     /// The top-level argument names, in declaration order.
@@ -219,6 +227,13 @@ impl ToolInfoBuilder {
     /// The tool's time limit in milliseconds; overrides the server's default.
     pub fn timeout_ms(mut self, millis: u64) -> Self {
         self.info.timeout = Some(Duration::from_millis(millis));
+        self
+    }
+
+    /// The crate that defines the tool (the macro passes its `CARGO_PKG_NAME` and
+    /// `CARGO_PKG_VERSION`): a server with no `implementation` of its own is named after it.
+    pub fn defined_in(mut self, name: &'static str, version: &'static str) -> Self {
+        self.info.crate_info = Some((name, version));
         self
     }
 
