@@ -23,4 +23,5 @@ mod return_types;
 mod schemas;
 mod type_mismatches;
 mod unknown_tools;
+mod valid_call;
 mod whole_input;

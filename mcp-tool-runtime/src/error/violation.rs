@@ -219,6 +219,8 @@ pub enum Expected {
     Matching(Vec<JsonType>, String),
     /// A value of these types whose length, in characters, is within bounds.
     OfLength(Vec<JsonType>, Option<u64>, Option<u64>),
+    /// An object with these properties, each with whether it is required.
+    ObjectWith(Vec<(String, bool)>),
 }
 
 /// What kind of problem a [`Violation`] is, with the facts needed to explain it.

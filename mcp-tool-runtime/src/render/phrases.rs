@@ -128,7 +128,25 @@ pub(crate) fn expected_phrase(expected: &Expected) -> String {
         Expected::OneOf(values) => one_of(values),
         Expected::ArrayOf(items) => array_of(items),
         Expected::InRange(types, range) => {
-            format!("{} {}", types_phrase(types), range_bounds(range))
+            // "an integer of at least 1": a lone inclusive bound does not read without "of".
+            let lone_inclusive = range.min.is_some() != range.max.is_some()
+                && !range.exclusive_min
+                && !range.exclusive_max;
+            let of = if lone_inclusive { " of" } else { "" };
+            format!("{}{of} {}", types_phrase(types), range_bounds(range))
+        }
+        Expected::ObjectWith(fields) => {
+            let names: Vec<String> = fields
+                .iter()
+                .map(|(name, required)| {
+                    if *required {
+                        name.clone()
+                    } else {
+                        format!("{name}?")
+                    }
+                })
+                .collect();
+            format!("an object with {}", names.join(", "))
         }
         Expected::Matching(types, pattern) => {
             format!("{} matching `{pattern}`", types_phrase(types))

@@ -93,6 +93,9 @@ fn sentence(violation: &Violation) -> String {
             let why = message
                 .clone()
                 .unwrap_or_else(|| format!("failed the '{code}' check"));
+            // The author's own sentence keeps its words but not its full stop, so that the
+            // received value follows it as one sentence.
+            let why = why.trim_end().trim_end_matches('.');
             format!("{who} {} invalid: {why}{got}.", is_or_are(path))
         }
         ViolationKind::ExtraItem

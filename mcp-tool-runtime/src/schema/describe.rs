@@ -18,7 +18,12 @@ pub(crate) fn describe(doc: &SchemaDoc<'_>, schema: &Value) -> Expected {
     if types.is_empty() {
         return Expected::Types(union_types(doc, branches(schema)));
     }
-    if types == [JsonType::Array]
+    let non_null: Vec<JsonType> = types
+        .iter()
+        .copied()
+        .filter(|t| *t != JsonType::Null)
+        .collect();
+    if non_null == [JsonType::Array]
         && let Some(items) = schema.get("items")
     {
         let items = doc.non_null(items);
@@ -31,7 +36,18 @@ pub(crate) fn describe(doc: &SchemaDoc<'_>, schema: &Value) -> Expected {
     let Some(keywords) = schema.as_object() else {
         return Expected::Types(types);
     };
-    if let Some(range) = number_range(keywords) {
+    if non_null == [JsonType::Object]
+        && let Some(properties) = keywords.get("properties").and_then(Value::as_object)
+        && !properties.is_empty()
+    {
+        let required = required_names(schema);
+        let fields = properties
+            .keys()
+            .map(|name| (name.clone(), required.contains(&name.as_str())))
+            .collect();
+        return Expected::ObjectWith(fields);
+    }
+    if let Some(range) = described_range(keywords) {
         return Expected::InRange(types, range);
     }
     if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str) {
@@ -104,8 +120,40 @@ pub(crate) fn number_range(keywords: &Map<String, Value>) -> Option<NumberRange>
     })
 }
 
-/// The tighter of the bound a schema states (exclusive first) and the one its integer format
-/// implies, with whether it is exclusive.
+/// The bounds worth saying in words: those the schema states, and the lower bound 0 of an
+/// unsigned integer. The other bounds an integer format implies only restate the Rust type's
+/// width (`between 0 and 18446744073709551615`): noise to a model.
+fn described_range(keywords: &Map<String, Value>) -> Option<NumberRange> {
+    let format = keywords.get("format").and_then(Value::as_str).unwrap_or("");
+    let unsigned = integer_format_bounds(format).0 == Some(0);
+    let min = stated_bound(keywords, "minimum", "exclusiveMinimum")
+        .or_else(|| unsigned.then(|| (Number::from(0), false)));
+    let max = stated_bound(keywords, "maximum", "exclusiveMaximum");
+    if min.is_none() && max.is_none() {
+        return None;
+    }
+    Some(NumberRange {
+        exclusive_min: min.as_ref().is_some_and(|(_, exclusive)| *exclusive),
+        exclusive_max: max.as_ref().is_some_and(|(_, exclusive)| *exclusive),
+        min: min.map(|(bound, _)| bound),
+        max: max.map(|(bound, _)| bound),
+    })
+}
+
+/// The bound a schema states (the exclusive keyword first), with whether it is exclusive.
+fn stated_bound(
+    keywords: &Map<String, Value>,
+    inclusive: &str,
+    exclusive: &str,
+) -> Option<(Number, bool)> {
+    let bound = |keyword: &str| keywords.get(keyword).and_then(as_number);
+    bound(exclusive)
+        .map(|n| (n, true))
+        .or_else(|| bound(inclusive).map(|n| (n, false)))
+}
+
+/// The tighter of the bound a schema states and the one its integer format implies, with
+/// whether it is exclusive.
 fn tighter_bound(
     keywords: &Map<String, Value>,
     inclusive: &str,
@@ -113,16 +161,7 @@ fn tighter_bound(
     implied: Option<i128>,
     lower: bool,
 ) -> Option<(Number, bool)> {
-    let stated = keywords
-        .get(exclusive)
-        .and_then(as_number)
-        .map(|n| (n, true))
-        .or_else(|| {
-            keywords
-                .get(inclusive)
-                .and_then(as_number)
-                .map(|n| (n, false))
-        });
+    let stated = stated_bound(keywords, inclusive, exclusive);
     let implied = implied.and_then(number_from_i128).map(|n| (n, false));
     match (stated, implied) {
         (Some(stated), Some(implied)) => {
@@ -167,7 +206,8 @@ pub(crate) fn signature(schema: &Value) -> Vec<SignatureEntry<'_>> {
             name,
             expected: describe(&doc, property),
             required: required.contains(&name.as_str()),
-            default: property.get("default"),
+            // An optional argument's `null` default says nothing a model can use.
+            default: property.get("default").filter(|default| !default.is_null()),
         })
         .collect()
 }
