@@ -12,9 +12,9 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::failure::{correlation_id, log_failure};
-use crate::error::{ToolError, Violation};
-use crate::input::{self, InputMode};
-use crate::render::{self, ToolOutput};
+use crate::error::ToolError;
+use crate::input::InputMode;
+use crate::render;
 use crate::tool::{CallScope, ToolCall, ToolDef, ToolInfo};
 
 /// Runs `tool`, stopping it when its time limit passes: the tool's own
@@ -46,10 +46,7 @@ pub(super) async fn run<S>(
         },
     };
     match outcome {
-        Ok(Ok(output)) => match broken_output(info, &output) {
-            Some(error) => error_result(info, &error),
-            None => render::success_result(info.name(), info.output_wrapped(), output),
-        },
+        Ok(Ok(output)) => render::success_result(info.name(), info.output_wrapped(), output),
         Ok(Err(error)) => error_result(info, &error),
         Err(payload) => error_result(info, &ToolError::internal(Panicked::from(payload))),
     }
@@ -67,44 +64,6 @@ fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
         &correlation_id,
     )
 }
-
-/// A structured result that breaks the tool's own output schema: a bug of the server, so a
-/// masked internal error. Only a result that holds a `null` is checked: serde writes a
-/// non-finite float (`NaN`) as `null`, which the output type's `Serialize` never refuses;
-/// other mismatches cannot come out of a type and its own schema.
-fn broken_output(info: &ToolInfo, output: &ToolOutput) -> Option<ToolError> {
-    let (ToolOutput::Structured(value), Some(schema)) = (output, info.output_schema()) else {
-        return None;
-    };
-    if !input::contains_null(value) {
-        return None;
-    }
-    let wrapped;
-    let value = if info.output_wrapped() {
-        wrapped = serde_json::json!({ render::WRAPPED_RESULT_KEY: value });
-        &wrapped
-    } else {
-        value
-    };
-    let violations = input::output_violations(schema, value);
-    (!violations.is_empty()).then(|| ToolError::internal(OutputMismatch(violations)))
-}
-
-/// A result that does not match the output schema, for the log.
-#[derive(Debug)]
-struct OutputMismatch(Vec<Violation>);
-
-impl fmt::Display for OutputMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the structured result does not match the output schema:")?;
-        for violation in &self.0 {
-            write!(f, " {violation}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for OutputMismatch {}
 
 /// A panic, turned into an error for the log.
 #[derive(Debug)]

@@ -100,21 +100,6 @@ fn validated<A: ::validator::Validate>(arguments: A, spec: &InputSpec) -> Result
     }
 }
 
-/// The ways a tool's structured result breaks its own output schema.
-pub(crate) fn output_violations(schema: &Value, output: &Value) -> Vec<Violation> {
-    walk::violations(schema, output)
-}
-
-/// Whether a value holds a `null` anywhere.
-pub(crate) fn contains_null(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::Array(items) => items.iter().any(contains_null),
-        Value::Object(object) => object.values().any(contains_null),
-        _ => false,
-    }
-}
-
 /// Every problem the schema finds; serde's own words when the schema finds none (the type's
 /// deserializer is stricter than its schema says; its words describe types, never server
 /// internals).
