@@ -45,6 +45,7 @@ pub(super) fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
 fn info_function(tool: &Tool, input: &Input) -> TokenStream {
     let rt = runtime();
     let name = LitStr::new(&tool.name, tool.name_span());
+    let function_name = LitStr::new(&tool.function_name, tool.name_span());
     let description = tool
         .attr
         .description
@@ -73,7 +74,11 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #builder_extra
                 #timeout
                 .hints(#hints)
-                .defined_in(::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
+                .defined_in(
+                    ::core::env!("CARGO_PKG_NAME"),
+                    ::core::env!("CARGO_PKG_VERSION"),
+                    ::core::concat!(::core::module_path!(), "::", #function_name),
+                )
                 .build()
         }
     }

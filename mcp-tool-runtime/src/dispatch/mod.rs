@@ -4,7 +4,7 @@
 mod failure;
 mod run;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -24,7 +24,11 @@ pub enum RegistryError {
     DuplicateTool {
         /// The name used twice.
         name: String,
+        /// The Rust paths of the two tools' functions, where the macro recorded them.
+        defined_at: [Option<&'static str>; 2],
     },
+    /// The server has no tools: most likely `.tool_set()` or `.tool(..)` was forgotten.
+    NoTools,
     /// A tool's input schema does not describe a JSON object.
     InputNotAnObject {
         /// The tool.
@@ -45,10 +49,25 @@ pub enum RegistryError {
 impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::DuplicateTool { name } => write!(
-                f,
-                "two tools are named '{name}': tool names must be unique within a server \
-                 (rename one with #[mcp_tool(name = \"...\")])"
+            Self::DuplicateTool { name, defined_at } => {
+                write!(f, "two tools are named '{name}'")?;
+                match defined_at {
+                    [Some(first), Some(second)] if first == second => write!(
+                        f,
+                        " (`{first}` was added twice, e.g. by calling `.tool_set()` twice)"
+                    )?,
+                    [Some(first), Some(second)] => write!(f, " (`{first}` and `{second}`)")?,
+                    _ => {}
+                }
+                write!(
+                    f,
+                    ": tool names must be unique within a server \
+                     (rename one with #[mcp_tool(name = \"...\")])"
+                )
+            }
+            Self::NoTools => f.write_str(
+                "the server has no tools: add them before .build() with .tool(my_function_tool()), \
+                 .tools(..), or .tool_set() for the methods of an #[mcp_tools] block",
             ),
             Self::InputNotAnObject { name } => write!(
                 f,
@@ -215,12 +234,13 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
 
 /// Every tool has a unique name its profile's clients accept, and an object input.
 fn check_tools<S>(tools: &[ToolDef<S>], profile: SchemaProfile) -> Result<(), RegistryError> {
-    let mut seen = HashSet::with_capacity(tools.len());
+    let mut seen = HashMap::with_capacity(tools.len());
     for tool in tools {
         let name = tool.info().name();
-        if !seen.insert(name) {
+        if let Some(first) = seen.insert(name, tool.info().rust_path()) {
             return Err(RegistryError::DuplicateTool {
                 name: name.to_string(),
+                defined_at: [first, tool.info().rust_path()],
             });
         }
         if !is_object_schema(tool.info().input_schema()) {

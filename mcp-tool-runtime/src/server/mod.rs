@@ -88,9 +88,12 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
-    /// Builds the registry and publishes every tool definition once. Fails when two tools
-    /// share a name.
+    /// Builds the registry and publishes every tool definition once. Fails when there is no
+    /// tool, or when two tools share a name.
     pub fn build(self) -> Result<McpServer<S>, RegistryError> {
+        if self.tools.is_empty() {
+            return Err(RegistryError::NoTools);
+        }
         let implementation = self
             .implementation
             .unwrap_or_else(|| default_implementation(&self.tools));

@@ -45,6 +45,8 @@ pub struct ToolInfo {
     timeout: Option<Duration>,
     /// The name and version of the crate that defines the tool.
     crate_info: Option<(&'static str, &'static str)>,
+    /// The Rust path of the function the tool runs, such as `shop::add_item`.
+    rust_path: Option<&'static str>,
 }
 
 impl ToolInfo {
@@ -79,6 +81,7 @@ impl ToolInfo {
                 profile: None,
                 timeout: None,
                 crate_info: None,
+                rust_path: None,
             },
         }
     }
@@ -111,6 +114,12 @@ impl ToolInfo {
     /// The name and version of the crate that defines the tool, when the macro built it.
     pub fn crate_info(&self) -> Option<(&'static str, &'static str)> {
         self.crate_info
+    }
+
+    /// The Rust path of the function the tool runs (`shop::add_item`), when the macro built
+    /// it: where a tool comes from, for errors about the server's set of tools.
+    pub fn rust_path(&self) -> Option<&'static str> {
+        self.rust_path
     }
 
     /// The top-level argument names, in declaration order.
@@ -230,10 +239,17 @@ impl ToolInfoBuilder {
         self
     }
 
-    /// The crate that defines the tool (the macro passes its `CARGO_PKG_NAME` and
-    /// `CARGO_PKG_VERSION`): a server with no `implementation` of its own is named after it.
-    pub fn defined_in(mut self, name: &'static str, version: &'static str) -> Self {
-        self.info.crate_info = Some((name, version));
+    /// Where the tool is defined: its crate (the macro passes `CARGO_PKG_NAME` and
+    /// `CARGO_PKG_VERSION`; a server with no `implementation` of its own is named after it)
+    /// and the Rust path of its function.
+    pub fn defined_in(
+        mut self,
+        crate_name: &'static str,
+        crate_version: &'static str,
+        rust_path: &'static str,
+    ) -> Self {
+        self.info.crate_info = Some((crate_name, crate_version));
+        self.info.rust_path = Some(rust_path);
         self
     }
 
