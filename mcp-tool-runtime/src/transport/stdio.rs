@@ -195,7 +195,7 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
         loop {
             let available = self.reader.fill_buf().await?;
             if available.is_empty() {
-                return Ok(None);
+                return Ok(self.last_line());
             }
             let newline = available.iter().position(|&byte| byte == b'\n');
             let take = newline.map_or(available.len(), |at| at + 1);
@@ -220,6 +220,18 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
                 }));
             }
         }
+    }
+
+    /// What is left at end of input: a last line without its newline is still a message
+    /// (a client may write its final request and close), so it is served like any other.
+    fn last_line(&mut self) -> Option<Line> {
+        if let Some(prefix) = self.oversized.take() {
+            return Some(Line::Oversized(prefix));
+        }
+        if self.line.is_empty() {
+            return None;
+        }
+        Some(Line::Complete(std::mem::take(&mut self.line)))
     }
 }
 
