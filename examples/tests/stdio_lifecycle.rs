@@ -19,3 +19,43 @@ fn a_last_request_without_a_newline_is_answered_before_exit() {
     );
     assert!(session.wait_exit().success());
 }
+
+#[test]
+fn notifications_before_initialize_are_ignored_and_the_session_goes_on() {
+    let mut session = StdioSession::spawn(INVENTORY, &[]);
+    session.notify(
+        "notifications/cancelled",
+        Some(json!({"requestId": 1, "reason": "early"})),
+    );
+    session.notify(
+        "notifications/progress",
+        Some(json!({"progressToken": "t", "progress": 1})),
+    );
+    session.notify("notifications/roots/list_changed", None);
+    session.notify("notifications/unknown_thing", Some(json!({"x": 1})));
+    session.send_line(r#"{"jsonrpc":"2.0","id":"stray","result":{}}"#);
+    for method in ["tools/list", "tools/call"] {
+        let answer = session.request(method, json!({"name": "get_user", "arguments": {}}));
+        assert_eq!(
+            answer["error"],
+            json!({"code": -32600, "data": {"method": method}, "message": format!(
+                "Invalid request: '{method}' was sent before the session is initialized. Send \
+                 'initialize' first, then 'notifications/initialized'; only 'ping' is answered \
+                 before that.")}),
+            "{answer}"
+        );
+    }
+    let pong = session.request("ping", json!({}));
+    assert_eq!(pong["result"], json!({}), "{pong}");
+    let init = session.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "e2e", "version": "1"}}),
+    );
+    assert_eq!(init["result"]["serverInfo"]["name"], "inventory", "{init}");
+    session.notify("notifications/initialized", None);
+    let result = session.call_tool("get_user", json!({"user_id": 2}));
+    assert_eq!(result["structuredContent"]["name"], "Grace Hopper");
+    assert!(session.unsolicited.is_empty(), "{:?}", session.unsolicited);
+    assert!(session.close().success());
+}

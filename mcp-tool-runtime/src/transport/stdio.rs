@@ -102,6 +102,8 @@ pub struct LineTransport<R> {
     outbox: Option<mpsc::UnboundedSender<Vec<u8>>>,
     /// Resolves (with an error: its sender is dropped) once the writer has stopped.
     writer_stopped: Option<oneshot::Receiver<()>>,
+    /// Whether `initialize` has reached rmcp; until then, only the handshake gets through.
+    initialized: bool,
 }
 
 impl LineTransport<StdinReader> {
@@ -178,6 +180,7 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             limit: options.max_message_bytes,
             outbox: Some(outbox),
             writer_stopped: Some(writer_stopped),
+            initialized: false,
         }
     }
 
@@ -235,6 +238,15 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
     }
 }
 
+impl<R> LineTransport<R> {
+    /// Before `initialize`, only the handshake reaches rmcp, whose handshake would end the
+    /// session on anything else (see `jsonrpc::before_initialize`).
+    fn admit(&mut self, message: RxJsonRpcMessage<RoleServer>) -> Inbound {
+        self.initialized = jsonrpc::is_initialize(&message);
+        jsonrpc::before_initialize(message)
+    }
+}
+
 enum Line {
     Complete(Vec<u8>),
     Oversized(Vec<u8>),
@@ -289,13 +301,17 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
             if trimmed.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match jsonrpc::classify(trimmed) {
+            let inbound = match jsonrpc::classify(trimmed) {
+                Inbound::Deliver(message) if !self.initialized => self.admit(*message),
+                inbound => inbound,
+            };
+            match inbound {
                 Inbound::Deliver(message) => return Some(*message),
                 Inbound::Reply(answer) => {
                     tracing::info!(error = %answer["error"]["message"], "answered a malformed message");
                     self.queue(&answer);
                 }
-                Inbound::Ignore(why) => tracing::debug!(%why, "ignored a malformed notification"),
+                Inbound::Ignore(why) => tracing::debug!(%why, "ignored a message"),
             }
         }
     }
