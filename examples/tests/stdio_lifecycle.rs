@@ -2,6 +2,11 @@
 //! without its newline, and a client that stops reading. Against the real `inventory` binary
 //! over real pipes.
 
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
 use mcp_tool_test_support::stdio::StdioSession;
 use serde_json::json;
 
@@ -58,4 +63,74 @@ fn notifications_before_initialize_are_ignored_and_the_session_goes_on() {
     assert_eq!(result["structuredContent"]["name"], "Grace Hopper");
     assert!(session.unsolicited.is_empty(), "{:?}", session.unsolicited);
     assert!(session.close().success());
+}
+
+/// A child process killed on drop, so that a failing test leaves nothing running.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_the_server_promptly_with_code_0() {
+    let mut server = Killed(
+        Command::new(INVENTORY)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start inventory"),
+    );
+    let mut stdin = server.0.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(server.0.stdout.take().expect("piped stdout"));
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "e2e", "version": "1"}}});
+    writeln!(stdin, "{initialize}").expect("write initialize");
+    let mut answer = String::new();
+    stdout
+        .read_line(&mut answer)
+        .expect("read initialize answer");
+    assert!(answer.contains("\"result\""), "{answer}");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .expect("write");
+    // The client stops reading: the read end of the server's stdout is closed, stdin stays.
+    drop(stdout);
+    let closed = Instant::now();
+    let mut sent = 0;
+    let status = loop {
+        if let Some(status) = server.0.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            closed.elapsed() < Duration::from_secs(5),
+            "still running {sent} requests after stdout closed"
+        );
+        let ping = json!({"jsonrpc": "2.0", "id": 100 + sent, "method": "ping"});
+        if writeln!(stdin, "{ping}").is_ok() {
+            sent += 1;
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    let elapsed = closed.elapsed();
+    let mut stderr = String::new();
+    let _ = server
+        .0
+        .stderr
+        .take()
+        .expect("piped stderr")
+        .read_to_string(&mut stderr);
+    eprintln!("exited {elapsed:?} after stdout closed, {sent} requests sent");
+    assert!(status.success(), "{status}; stderr:\n{stderr}");
+    let failures = stderr.matches("fail to response").count();
+    assert!(failures <= 2, "{failures} failed answers logged:\n{stderr}");
+    drop(stdin);
 }

@@ -94,11 +94,7 @@ const ID_PREFIX_BYTES: usize = 4096;
 /// The hardened line transport. Build it with [`LineTransport::new`] or
 /// [`LineTransport::stdio`] and hand it to rmcp's `serve`.
 pub struct LineTransport<R> {
-    reader: BufReader<R>,
-    line: Vec<u8>,
-    /// The start of an oversized line, kept to find its `id`; `Some` while discarding it.
-    oversized: Option<Vec<u8>>,
-    limit: usize,
+    lines: LineReader<R>,
     outbox: Option<mpsc::UnboundedSender<Vec<u8>>>,
     /// Resolves (with an error: its sender is dropped) once the writer has stopped.
     writer_stopped: Option<oneshot::Receiver<()>>,
@@ -174,10 +170,12 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
         options: &StdioOptions,
     ) -> Self {
         Self {
-            reader: BufReader::new(reader),
-            line: Vec::new(),
-            oversized: None,
-            limit: options.max_message_bytes,
+            lines: LineReader {
+                reader: BufReader::new(reader),
+                line: Vec::new(),
+                oversized: None,
+                limit: options.max_message_bytes,
+            },
             outbox: Some(outbox),
             writer_stopped: Some(writer_stopped),
             initialized: false,
@@ -191,7 +189,45 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             let _ = outbox.send(bytes);
         }
     }
+}
 
+impl<R: AsyncRead + Unpin> LineTransport<R> {
+    /// The next line; `None` once the input ends, reading fails, or the output is gone. A
+    /// client that closed the server's stdout can read no answer, and serving on would only
+    /// fail each one (with a log line each) for as long as it writes.
+    async fn next_input(&mut self) -> Option<Line> {
+        let read = tokio::select! {
+            biased;
+            () = output_gone(&mut self.writer_stopped) => {
+                tracing::info!("the output is closed; ending the session");
+                return None;
+            }
+            read = self.lines.next_line() => read,
+        };
+        read.unwrap_or_else(|error| {
+            tracing::error!(%error, "cannot read from the client");
+            None
+        })
+    }
+
+    /// Before `initialize`, only the handshake reaches rmcp, whose handshake would end the
+    /// session on anything else (see `jsonrpc::before_initialize`).
+    fn admit(&mut self, message: RxJsonRpcMessage<RoleServer>) -> Inbound {
+        self.initialized = jsonrpc::is_initialize(&message);
+        jsonrpc::before_initialize(message)
+    }
+}
+
+/// Splits the input into lines, discarding (but reporting) those over the size limit.
+struct LineReader<R> {
+    reader: BufReader<R>,
+    line: Vec<u8>,
+    /// The start of an oversized line, kept to find its `id`; `Some` while discarding it.
+    oversized: Option<Vec<u8>>,
+    limit: usize,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Reads the next line, or reports an oversized one. Cancel-safe: the partial line lives
     /// in `self`, and `fill_buf`/`consume` never lose bytes when the future is dropped.
     async fn next_line(&mut self) -> io::Result<Option<Line>> {
@@ -238,12 +274,16 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
     }
 }
 
-impl<R> LineTransport<R> {
-    /// Before `initialize`, only the handshake reaches rmcp, whose handshake would end the
-    /// session on anything else (see `jsonrpc::before_initialize`).
-    fn admit(&mut self, message: RxJsonRpcMessage<RoleServer>) -> Inbound {
-        self.initialized = jsonrpc::is_initialize(&message);
-        jsonrpc::before_initialize(message)
+/// Resolves once the writer has stopped, and never if it was already seen stopping
+/// (`stopped` is then `None`). Cancel-safe: the receiver stays in place until it resolves.
+async fn output_gone(stopped: &mut Option<oneshot::Receiver<()>>) {
+    match stopped {
+        Some(receiver) => {
+            // Never sent on: the sender being dropped is the signal.
+            let _ = receiver.await;
+            *stopped = None;
+        }
+        None => std::future::pending().await,
     }
 }
 
@@ -277,22 +317,14 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            let line = match self.next_line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => return None,
-                Err(error) => {
-                    tracing::error!(%error, "cannot read from the client");
-                    return None;
-                }
-            };
-            let bytes = match line {
+            let bytes = match self.next_input().await? {
                 Line::Complete(bytes) => bytes,
                 Line::Oversized(prefix) => {
                     tracing::warn!(
-                        limit = self.limit,
+                        limit = self.lines.limit,
                         "discarded a message over the size limit"
                     );
-                    self.queue(&jsonrpc::oversized(&prefix, self.limit));
+                    self.queue(&jsonrpc::oversized(&prefix, self.lines.limit));
                     continue;
                 }
             };
