@@ -17,7 +17,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
-use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 mod text;
 
@@ -559,20 +559,32 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         loop {
             let (stream, peer): (_, SocketAddr) =
                 listener.accept().await.map_err(ServeError::Io)?;
-            let guard = Arc::clone(&guard);
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request| {
-                    let guard = Arc::clone(&guard);
-                    async move { Ok::<_, Infallible>(guard.handle(request).await) }
-                });
-                if let Err(error) = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await
-                {
-                    tracing::debug!(%peer, %error, "HTTP connection ended with an error");
-                }
-            });
+            tokio::spawn(serve_connection(Arc::clone(&guard), stream, peer));
         }
+    }
+}
+
+/// Serves one accepted connection until the client or hyper ends it.
+async fn serve_connection<S: Send + Sync + 'static>(
+    guard: Arc<Guard<S>>,
+    stream: TcpStream,
+    peer: SocketAddr,
+) {
+    // A stateful answer goes out as several small writes (headers, then each event of the
+    // stream). With Nagle's algorithm on, each write after the first waits for the client's
+    // ACK, which clients delay by up to 40 ms: 44 ms per call where 1 ms is the work.
+    if let Err(error) = stream.set_nodelay(true) {
+        tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
+    }
+    let service = hyper::service::service_fn(move |request| {
+        let guard = Arc::clone(&guard);
+        async move { Ok::<_, Infallible>(guard.handle(request).await) }
+    });
+    if let Err(error) = hyper::server::conn::http1::Builder::new()
+        .serve_connection(TokioIo::new(stream), service)
+        .await
+    {
+        tracing::debug!(%peer, %error, "HTTP connection ended with an error");
     }
 }
 

@@ -1,0 +1,77 @@
+//! How HTTP connections are served: latency on a kept-alive session. Against the real
+//! `inventory` binary over sockets on 127.0.0.1.
+
+use std::time::{Duration, Instant};
+
+use mcp_tool_test_support::http::{Connection, HttpServer, initialize_body};
+use serde_json::json;
+
+const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
+
+/// Opens a session on `connection` and returns its id.
+fn open_session(connection: &mut Connection) -> String {
+    let reply = connection.post(&[], initialize_body().as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
+    let notified = connection.post(
+        &[("Mcp-Session-Id", &session)],
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(notified.status, 202, "{notified:?}");
+    session
+}
+
+/// The median time of 50 requests on `connection`, each body made by `body(id)` and its
+/// answer checked by `check`.
+fn p50(
+    connection: &mut Connection,
+    headers: &[(&str, &str)],
+    body: impl Fn(u64) -> serde_json::Value,
+    check: impl Fn(&serde_json::Value),
+) -> Duration {
+    let mut times: Vec<Duration> = (0..50)
+        .map(|id| {
+            let started = Instant::now();
+            let reply = connection.post(headers, body(id).to_string().as_bytes());
+            let took = started.elapsed();
+            check(&reply.messages()[0]);
+            took
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+#[test]
+fn stateful_calls_on_one_connection_answer_in_under_20_ms_at_p50() {
+    let server = HttpServer::start(INVENTORY, &[], &[]);
+    let mut connection = Connection::open(&server.addr);
+    let session = open_session(&mut connection);
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let ping = p50(
+        &mut connection,
+        &headers,
+        |id| json!({"jsonrpc": "2.0", "id": id, "method": "ping"}),
+        |answer| assert_eq!(answer["result"], json!({}), "{answer}"),
+    );
+    let call = p50(
+        &mut connection,
+        &headers,
+        |id| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": "get_user", "arguments": {"user_id": 2}}})
+        },
+        |answer| assert_eq!(answer["result"]["isError"], false, "{answer}"),
+    );
+    eprintln!("stateful over one connection: ping p50 {ping:?}, tools/call p50 {call:?}");
+    // Nagle's algorithm meeting delayed ACKs costs about 40 ms per answer; without it a ping
+    // takes well under 2 ms. The bound is generous so that a loaded machine does not fail it.
+    assert!(ping < Duration::from_millis(20), "ping p50 {ping:?}");
+    assert!(call < Duration::from_millis(20), "tools/call p50 {call:?}");
+}
