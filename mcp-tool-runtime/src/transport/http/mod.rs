@@ -19,10 +19,12 @@ use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
+mod authority;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
 use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS, ServeError};
+use authority::{host_allowed, origin_allowed};
 
 /// The default body limit: 256 KiB.
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
@@ -50,9 +52,9 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | rule | answer |
 /// | --- | --- |
 /// | the path is the endpoint (default `/mcp`) | 404 |
-/// | `Host` is in the allowlist (default: localhost only) | 403 (DNS rebinding defence) |
-/// | `Origin`, when present, is in the allowlist (default: localhost origins) | 403 |
-/// | a bearer token is configured and `Authorization: Bearer <token>` matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
+/// | exactly one `Host`, `name[:port]` with a numeric port, the same as an absolute-form target's, in the allowlist (default: localhost only) | 403 (DNS rebinding defence) |
+/// | `Origin`, when present, is one header, well formed, in the allowlist (default: localhost origins) | 403 |
+/// | a bearer token is configured and exactly one `Authorization: Bearer <token>` (one space) matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
 /// | stateless mode: the method is POST | 405 with `Allow: POST` |
 /// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
 /// | the body is at most the limit (default 256 KiB) | 413 |
@@ -239,61 +241,49 @@ fn json_reply(status: StatusCode, body: &Value) -> HttpResponse {
     response
 }
 
-/// `host` or `host:port` (IPv6 in brackets) into the bare host and the port.
-fn split_host(authority: &str) -> (&str, Option<&str>) {
-    if let Some(rest) = authority.strip_prefix('[') {
-        return match rest.split_once(']') {
-            Some((host, tail)) => (host, tail.strip_prefix(':')),
-            None => (authority, None),
-        };
-    }
-    match authority.rsplit_once(':') {
-        Some((host, port)) if !host.contains(':') => (host, Some(port)),
-        _ => (authority, None),
-    }
+/// A 403 with a JSON-RPC error body.
+fn forbidden(message: String, data: Value) -> Box<HttpResponse> {
+    Box::new(reject(
+        StatusCode::FORBIDDEN,
+        UNAUTHORIZED_CODE,
+        message,
+        data,
+        &[],
+    ))
 }
 
-fn host_allowed(host: &str, allowed: &[String]) -> bool {
-    let (name, port) = split_host(host);
-    allowed.iter().any(|entry| {
-        if entry == "*" {
-            return true;
-        }
-        let (entry_name, entry_port) = split_host(entry);
-        entry_name.eq_ignore_ascii_case(name) && (entry_port.is_none() || entry_port == port)
-    })
-}
-
-fn default_port(scheme: &str) -> Option<&'static str> {
-    match scheme {
-        "http" => Some("80"),
-        "https" => Some("443"),
-        _ => None,
+/// The one value of header `name` (`None` when absent), or how many there are when there
+/// are several: a check that reads the first of two lets the second through to whoever
+/// reads the last.
+fn single_header(
+    request: &Request<Incoming>,
+    name: header::HeaderName,
+) -> Result<Option<&str>, usize> {
+    let mut values = request.headers().get_all(name).iter();
+    let first = values.next();
+    match values.count() {
+        0 => Ok(first.map(|value| value.to_str().unwrap_or("<not text>"))),
+        more => Err(more + 1),
     }
 }
 
-fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
-    let Some((scheme, authority)) = origin.split_once("://") else {
-        return allowed.iter().any(|entry| entry == "*" || entry == origin);
+/// The token of the one `Authorization: Bearer <token>` header: one space, then a token
+/// with no whitespace. `Err` is the sentence and the RFC 6750 `error` of the challenge.
+fn bearer(request: &Request<Incoming>) -> Result<&str, (&'static str, Option<&'static str>)> {
+    let value = match single_header(request, header::AUTHORIZATION) {
+        Ok(Some(value)) => value,
+        Ok(None) => return Err((text::HTTP_TOKEN_MISSING, None)),
+        Err(_) => return Err((text::HTTP_TOKEN_DUPLICATE, Some("invalid_request"))),
     };
-    let (name, port) = split_host(authority.trim_end_matches('/'));
-    let port = port.or_else(|| default_port(scheme));
-    allowed.iter().any(|entry| {
-        if entry == "*" {
-            return true;
-        }
-        match entry.split_once("://") {
-            // A bare host: any scheme, any port.
-            None => entry.eq_ignore_ascii_case(name),
-            Some((entry_scheme, entry_authority)) => {
-                let (entry_name, entry_port) = split_host(entry_authority.trim_end_matches('/'));
-                let entry_port = entry_port.or_else(|| default_port(entry_scheme));
-                entry_scheme.eq_ignore_ascii_case(scheme)
-                    && entry_name.eq_ignore_ascii_case(name)
-                    && (entry_port == Some("*") || entry_port == port)
-            }
-        }
-    })
+    let (scheme, rest) = value.split_at(value.find(char::is_whitespace).unwrap_or(value.len()));
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err((text::HTTP_TOKEN_MISSING, None));
+    }
+    let token = rest.strip_prefix(' ').unwrap_or_default();
+    if token.is_empty() || token.contains(char::is_whitespace) {
+        return Err((text::HTTP_TOKEN_MALFORMED, Some("invalid_request")));
+    }
+    Ok(token)
 }
 
 /// The rules in front of rmcp's service.
@@ -320,15 +310,8 @@ impl<S: Send + Sync + 'static> Guard<S> {
         Self { options, service }
     }
 
-    fn header(request: &Request<Incoming>, name: header::HeaderName) -> Option<&str> {
-        request
-            .headers()
-            .get(name)
-            .map(|value| value.to_str().unwrap_or("<not text>"))
-    }
-
-    /// Every rule but the body size, in order; `Err` is the rejection.
-    /// Applies the rules in their documented order; the first one broken answers.
+    /// Every rule but the body size, in their documented order; the first one broken
+    /// answers (`Err` is the rejection).
     fn check(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
         self.check_path(request)?;
         self.check_host(request)?;
@@ -354,39 +337,56 @@ impl<S: Send + Sync + 'static> Guard<S> {
     }
 
     fn check_host(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
-        let options = &self.options;
-        let host = Self::header(request, header::HOST)
-            .map(str::to_string)
-            .or_else(|| request.uri().authority().map(|a| a.to_string()));
-        match host {
-            None => Err(Box::new(reject(
-                StatusCode::FORBIDDEN,
-                UNAUTHORIZED_CODE,
-                text::HTTP_HOST_MISSING.to_string(),
-                json!({"allowedHosts": options.allowed_hosts}),
-                &[],
-            ))),
-            Some(host) if !host_allowed(&host, &options.allowed_hosts) => Err(Box::new(reject(
-                StatusCode::FORBIDDEN,
-                UNAUTHORIZED_CODE,
-                text::http_host_forbidden(&host, &options.allowed_hosts),
-                json!({"host": host, "allowedHosts": options.allowed_hosts}),
-                &[],
-            ))),
-            Some(_) => Ok(()),
+        let allowed = &self.options.allowed_hosts;
+        let Some(host) = Self::request_host(request, allowed)? else {
+            let data = json!({"allowedHosts": allowed});
+            return Err(forbidden(text::HTTP_HOST_MISSING.to_string(), data));
+        };
+        if host_allowed(host, allowed) {
+            return Ok(());
+        }
+        let data = json!({"host": host, "allowedHosts": allowed});
+        Err(forbidden(text::http_host_forbidden(host, allowed), data))
+    }
+
+    /// The host a request is for: its one `Host` header, which an absolute-form target
+    /// (`POST http://host/mcp`) must agree with. Two hosts that differ are two answers to
+    /// "which server is this for", and a proxy may act on the other one.
+    fn request_host<'r>(
+        request: &'r Request<Incoming>,
+        allowed: &[String],
+    ) -> Result<Option<&'r str>, Box<HttpResponse>> {
+        let header = single_header(request, header::HOST).map_err(|count| {
+            let data = json!({"allowedHosts": allowed});
+            forbidden(text::http_duplicate_header("Host", count), data)
+        })?;
+        let target = request
+            .uri()
+            .authority()
+            .map(|authority| authority.as_str());
+        match (header, target) {
+            (Some(host), Some(target)) if !host.eq_ignore_ascii_case(target) => {
+                let data = json!({"host": host, "target": target, "allowedHosts": allowed});
+                Err(forbidden(text::http_host_mismatch(target, host), data))
+            }
+            (host, target) => Ok(host.or(target)),
         }
     }
 
     fn check_origin(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
         let allowed = &self.options.allowed_origins;
-        match Self::header(request, header::ORIGIN) {
-            Some(origin) if !origin_allowed(origin, allowed) => Err(Box::new(reject(
-                StatusCode::FORBIDDEN,
-                UNAUTHORIZED_CODE,
-                text::http_origin_forbidden(origin, allowed),
-                json!({"origin": origin, "allowedOrigins": allowed}),
-                &[],
-            ))),
+        let origin = single_header(request, header::ORIGIN).map_err(|count| {
+            let data = json!({"allowedOrigins": allowed});
+            forbidden(text::http_duplicate_header("Origin", count), data)
+        })?;
+        match origin {
+            Some(origin) if !origin_allowed(origin, allowed) => {
+                let data = json!({"origin": origin, "allowedOrigins": allowed});
+                Err(forbidden(
+                    text::http_origin_forbidden(origin, allowed),
+                    data,
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -395,21 +395,17 @@ impl<S: Send + Sync + 'static> Guard<S> {
         let Some(token) = &self.options.token else {
             return Ok(());
         };
-        let presented = Self::header(request, header::AUTHORIZATION).and_then(|value| {
-            let (scheme, credentials) = value.split_once(' ')?;
-            scheme
-                .eq_ignore_ascii_case("bearer")
-                .then_some(credentials.trim())
-        });
-        let challenge = format!("Bearer realm=\"{}\"", self.options.realm);
-        let (message, challenge) = match presented {
-            None => (text::HTTP_TOKEN_MISSING, challenge),
-            Some(presented) if !bool::from(presented.as_bytes().ct_eq(token.as_bytes())) => (
-                text::HTTP_TOKEN_INVALID,
-                format!("{challenge}, error=\"invalid_token\""),
-            ),
-            Some(_) => return Ok(()),
+        let (message, error) = match bearer(request) {
+            Ok(presented) if bool::from(presented.as_bytes().ct_eq(token.as_bytes())) => {
+                return Ok(());
+            }
+            Ok(_) => (text::HTTP_TOKEN_INVALID, Some("invalid_token")),
+            Err(failure) => failure,
         };
+        let mut challenge = format!("Bearer realm=\"{}\"", self.options.realm);
+        if let Some(error) = error {
+            challenge.push_str(&format!(", error=\"{error}\""));
+        }
         Err(Box::new(reject(
             StatusCode::UNAUTHORIZED,
             UNAUTHORIZED_CODE,
@@ -585,39 +581,5 @@ async fn serve_connection<S: Send + Sync + 'static>(
         .await
     {
         tracing::debug!(%peer, %error, "HTTP connection ended with an error");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn list(entries: &[&str]) -> Vec<String> {
-        entries.iter().map(|entry| entry.to_string()).collect()
-    }
-
-    #[test]
-    fn hosts_match_with_or_without_port() {
-        let allowed = list(DEFAULT_HOSTS);
-        assert!(host_allowed("127.0.0.1:8080", &allowed));
-        assert!(host_allowed("localhost", &allowed));
-        assert!(host_allowed("[::1]:3000", &allowed));
-        assert!(!host_allowed("evil.example:8080", &allowed));
-        assert!(!host_allowed("localhost.evil.example", &allowed));
-        assert!(host_allowed("a.example:80", &list(&["a.example:80"])));
-        assert!(!host_allowed("a.example:81", &list(&["a.example:80"])));
-    }
-
-    #[test]
-    fn origins_match_scheme_host_and_port() {
-        let allowed = list(DEFAULT_ORIGINS);
-        assert!(origin_allowed("http://localhost:5173", &allowed));
-        assert!(origin_allowed("https://127.0.0.1", &allowed));
-        assert!(!origin_allowed("http://evil.example", &allowed));
-        assert!(!origin_allowed("null", &allowed));
-        let exact = list(&["https://app.example"]);
-        assert!(origin_allowed("https://app.example:443", &exact));
-        assert!(!origin_allowed("https://app.example:8443", &exact));
-        assert!(!origin_allowed("http://app.example", &exact));
     }
 }

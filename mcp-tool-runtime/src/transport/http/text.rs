@@ -67,3 +67,23 @@ pub(super) const HTTP_TOKEN_MISSING: &str = "Unauthorized: this server requires 
 
 /// HTTP 401 with a wrong token.
 pub(super) const HTTP_TOKEN_INVALID: &str = "Unauthorized: the bearer token is not valid. Send the header 'Authorization: Bearer <token>' with the token this server was configured with.";
+
+/// HTTP 403 for a `Host` or `Origin` header sent more than once.
+pub(super) fn http_duplicate_header(name: &str, count: usize) -> String {
+    format!(
+        "Forbidden: the request has {count} {name} headers (DNS rebinding protection). Send exactly one."
+    )
+}
+
+/// HTTP 403 for an absolute-form request target whose authority is not the `Host`.
+pub(super) fn http_host_mismatch(target: &str, host: &str) -> String {
+    format!(
+        "Forbidden: the request target names '{target}' but the Host header is '{host}' (DNS rebinding protection). Send the same host in both, or a target of the form '/mcp'."
+    )
+}
+
+/// HTTP 401 for more than one `Authorization` header.
+pub(super) const HTTP_TOKEN_DUPLICATE: &str = "Unauthorized: the request has more than one Authorization header. Send exactly one: 'Authorization: Bearer <token>'.";
+
+/// HTTP 401 for a bearer credential that is not exactly `Bearer <token>`.
+pub(super) const HTTP_TOKEN_MALFORMED: &str = "Unauthorized: the Authorization header is malformed. Send exactly 'Authorization: Bearer <token>': one space after 'Bearer' and no whitespace in or after the token.";
