@@ -429,3 +429,47 @@ fn the_bearer_check_takes_exactly_one_header_with_one_space() {
         "the scheme is case-insensitive: {reply:?}"
     );
 }
+
+#[test]
+fn unknown_sessions_and_rmcp_rejections_get_json_rpc_bodies() {
+    let server = inventory(&[], &[]);
+    let session_gone = "Not found: there is no session with this Mcp-Session-Id; it was closed \
+                        or has expired. Start a new session: send 'initialize' without an \
+                        Mcp-Session-Id header.";
+    let unknown = [("Mcp-Session-Id", "no-such-session")];
+    let reply = request(&server.addr, "DELETE", "/mcp", &unknown, b"");
+    let body = assert_rejection(&reply, 404, -32600, session_gone);
+    assert_eq!(body["error"]["data"]["sessionId"], "no-such-session");
+    // A real session is deleted with 202; then it is gone for POST as well.
+    let session = server.post(&[], initialize_body());
+    let id = session.header("mcp-session-id").expect("a session id");
+    let known = [("Mcp-Session-Id", id)];
+    let reply = request(&server.addr, "DELETE", "/mcp", &known, b"");
+    assert_eq!(reply.status, 202, "{reply:?}");
+    let ping = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let reply = server.post(&known, ping);
+    assert_rejection(&reply, 404, -32600, session_gone);
+    let mut headers = vec![("Content-Type", "application/json")];
+    headers.extend_from_slice(&known);
+    let reply = request(&server.addr, "POST", "/mcp", &headers, ping);
+    assert_rejection(
+        &reply,
+        406,
+        -32600,
+        "Not Acceptable: Client must accept both application/json and text/event-stream.",
+    );
+    headers[0].1 = "text/plain";
+    headers.push(("Accept", "application/json, text/event-stream"));
+    let reply = request(&server.addr, "POST", "/mcp", &headers, ping);
+    assert_rejection(
+        &reply,
+        415,
+        -32600,
+        "Unsupported media type: send the body with 'Content-Type: application/json'.",
+    );
+    let reply = server.post(&[], ping);
+    let body = reply.json();
+    assert_eq!(reply.status, 400, "{reply:?}");
+    assert_eq!(body["error"]["code"], -32600, "{body}");
+    assert_eq!(body["error"]["data"]["httpStatus"], 400, "{body}");
+}

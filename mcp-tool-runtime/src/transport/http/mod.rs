@@ -13,6 +13,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use rmcp::model::ErrorCode;
+use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
@@ -30,6 +31,10 @@ use authority::{host_allowed, origin_allowed};
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
 /// The default endpoint path.
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
+/// The header that names a session.
+const SESSION_HEADER: &str = "mcp-session-id";
+/// The most of a plain-text rejection from rmcp that is kept as its detail.
+const REJECTION_DETAIL_BYTES: usize = 4096;
 /// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
 pub(crate) const UNAUTHORIZED_CODE: ErrorCode = ErrorCode(-32001);
 
@@ -60,7 +65,9 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | the body is at most the limit (default 256 KiB) | 413 |
 ///
 /// Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
-/// and what is accepted, and whose `data` holds the HTTP status and the accepted values.
+/// and what is accepted, and whose `data` holds the HTTP status and the accepted values. That
+/// includes the ones rmcp's service makes (a `DELETE` or a POST for an unknown session is 404,
+/// a wrong `Content-Type` 415, a wrong `Accept` 406).
 /// Rejections of the request's form (404, 405, 400, 413) use code -32600; those of the caller
 /// (401, 403) use -32001. A POST body that is not JSON, or not a JSON-RPC request, is answered
 /// by the same checks as on stdio (the `jsonrpc` module).
@@ -290,6 +297,8 @@ fn bearer(request: &Request<Incoming>) -> Result<&str, (&'static str, Option<&'s
 struct Guard<S: Send + Sync + 'static> {
     options: HttpOptions,
     service: StreamableHttpService<McpServer<S>, LocalSessionManager>,
+    /// rmcp's sessions, shared with `service`, to tell a DELETE of an unknown one.
+    sessions: Arc<LocalSessionManager>,
 }
 
 impl<S: Send + Sync + 'static> Guard<S> {
@@ -302,12 +311,17 @@ impl<S: Send + Sync + 'static> Guard<S> {
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.stateless)
             .with_max_request_body_bytes(options.max_body_bytes);
+        let sessions = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(
             move || Ok(server.new_session()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::clone(&sessions),
             config,
         );
-        Self { options, service }
+        Self {
+            options,
+            service,
+            sessions,
+        }
     }
 
     /// Every rule but the body size, in their documented order; the first one broken
@@ -470,71 +484,148 @@ impl<S: Send + Sync + 'static> Guard<S> {
     }
 
     async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
+        match self.admit(request).await {
+            Ok(request) => with_json_rpc_body(self.service.handle(request).await).await,
+            Err(rejection) => *rejection,
+        }
+    }
+
+    /// The request as rmcp gets it, or the answer that stops it here.
+    async fn admit(
+        &self,
+        request: Request<Incoming>,
+    ) -> Result<Request<Full<Bytes>>, Box<HttpResponse>> {
         if let Err(rejection) = self.check(&request) {
-            let rejection = *rejection;
             tracing::info!(
                 method = %request.method(),
                 status = rejection.status().as_u16(),
                 "rejected an HTTP request"
             );
-            return rejection;
+            return Err(rejection);
         }
+        self.check_session(&request).await?;
+        let (parts, body) = request.into_parts();
+        let bytes = self.read_body(&parts, body).await?;
+        let bytes = if parts.method == Method::POST {
+            screen(bytes)?
+        } else {
+            bytes
+        };
+        Ok(Request::from_parts(parts, Full::new(bytes)))
+    }
+
+    /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
+    async fn check_session(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        if request.method() != Method::DELETE {
+            return Ok(());
+        }
+        let Some(id) = request.headers().get(SESSION_HEADER) else {
+            return Ok(());
+        };
+        let id = id.to_str().unwrap_or("<not text>");
+        // An error of the session store leaves the answer to rmcp.
+        let known = self.sessions.has_session(&Arc::from(id)).await;
+        if known.unwrap_or(true) {
+            return Ok(());
+        }
+        Err(Box::new(reject(
+            StatusCode::NOT_FOUND,
+            ErrorCode::INVALID_REQUEST,
+            text::HTTP_SESSION_NOT_FOUND.to_string(),
+            json!({"sessionId": id}),
+            &[],
+        )))
+    }
+
+    /// The whole body, within the size limit.
+    async fn read_body(
+        &self,
+        parts: &http::request::Parts,
+        body: Incoming,
+    ) -> Result<Bytes, Box<HttpResponse>> {
         let limit = self.options.max_body_bytes;
-        let declared = request
-            .headers()
+        let declared = parts
+            .headers
             .get(header::CONTENT_LENGTH)
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.parse::<u64>().ok());
         if declared.is_some_and(|length| length > limit as u64) {
-            return self.too_large(declared);
+            return Err(Box::new(self.too_large(declared)));
         }
-        let (parts, body) = request.into_parts();
-        let bytes = match Limited::new(body, limit).collect().await {
-            Ok(collected) => collected.to_bytes(),
+        match Limited::new(body, limit).collect().await {
+            Ok(collected) => Ok(collected.to_bytes()),
             Err(error) if error.is::<http_body_util::LengthLimitError>() => {
-                return self.too_large(None);
+                Err(Box::new(self.too_large(None)))
             }
             Err(error) => {
                 tracing::info!(%error, "the client broke off the request body");
-                return reject(
+                Err(Box::new(reject(
                     StatusCode::BAD_REQUEST,
                     ErrorCode::INVALID_REQUEST,
                     jsonrpc::parse_error(&error.to_string()),
                     json!({}),
                     &[],
-                );
+                )))
             }
-        };
-        let bytes = if parts.method == Method::POST {
-            match jsonrpc::classify(&bytes) {
-                Inbound::Reply(answer) => {
-                    // Malformed messages are 400; a well-formed request for an unknown
-                    // method or with wrong params is answered like any other request.
-                    let code = answer["error"]["code"].as_i64().unwrap_or_default();
-                    let status = if code == i64::from(ErrorCode::PARSE_ERROR.0)
-                        || code == i64::from(ErrorCode::INVALID_REQUEST.0)
-                    {
-                        StatusCode::BAD_REQUEST
-                    } else {
-                        StatusCode::OK
-                    };
-                    return json_reply(status, &answer);
-                }
-                Inbound::Ignore(why) => {
-                    tracing::debug!(%why, "ignored a malformed notification");
-                    let mut response = Response::new(full(Bytes::new()));
-                    *response.status_mut() = StatusCode::ACCEPTED;
-                    return response;
-                }
-                Inbound::Deliver(_) => jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from),
-            }
-        } else {
-            bytes
-        };
-        self.service
-            .handle(Request::from_parts(parts, Full::new(bytes)))
-            .await
+        }
     }
+}
+
+/// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
+/// answer. Malformed messages are 400; a well-formed request for an unknown method or with
+/// wrong params is answered like any other request (200).
+fn screen(bytes: Bytes) -> Result<Bytes, Box<HttpResponse>> {
+    match jsonrpc::classify(&bytes) {
+        Inbound::Deliver(_) => Ok(jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from)),
+        Inbound::Reply(answer) => {
+            let code = answer["error"]["code"].as_i64().unwrap_or_default();
+            let malformed = code == i64::from(ErrorCode::PARSE_ERROR.0)
+                || code == i64::from(ErrorCode::INVALID_REQUEST.0);
+            let status = if malformed {
+                StatusCode::BAD_REQUEST
+            } else {
+                StatusCode::OK
+            };
+            Err(Box::new(json_reply(status, &answer)))
+        }
+        Inbound::Ignore(why) => {
+            tracing::debug!(%why, "ignored a malformed notification");
+            let mut response = Response::new(full(Bytes::new()));
+            *response.status_mut() = StatusCode::ACCEPTED;
+            Err(Box::new(response))
+        }
+    }
+}
+
+/// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
+/// plain-text bodies; they get a JSON-RPC error body like every other rejection, keeping
+/// rmcp's status and headers.
+async fn with_json_rpc_body(response: HttpResponse) -> HttpResponse {
+    let content_type = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let structured = content_type.starts_with("application/json")
+        || content_type.starts_with("text/event-stream");
+    if !response.status().is_client_error() || structured {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    // rmcp's rejection texts are one short sentence; a longer body is not one of them.
+    let detail = match Limited::new(body, REJECTION_DETAIL_BYTES).collect().await {
+        Ok(collected) => String::from_utf8_lossy(&collected.to_bytes()).into_owned(),
+        Err(_) => String::new(),
+    };
+    let message = text::http_transport_rejection(parts.status, &detail);
+    let data = json!({"detail": detail});
+    let mut rejection = reject(parts.status, ErrorCode::INVALID_REQUEST, message, data, &[]);
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            rejection.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    rejection
 }
 
 impl<S: Send + Sync + 'static> McpServer<S> {

@@ -87,3 +87,21 @@ pub(super) const HTTP_TOKEN_DUPLICATE: &str = "Unauthorized: the request has mor
 
 /// HTTP 401 for a bearer credential that is not exactly `Bearer <token>`.
 pub(super) const HTTP_TOKEN_MALFORMED: &str = "Unauthorized: the Authorization header is malformed. Send exactly 'Authorization: Bearer <token>': one space after 'Bearer' and no whitespace in or after the token.";
+
+/// HTTP 404 for an `Mcp-Session-Id` that names no session.
+pub(super) const HTTP_SESSION_NOT_FOUND: &str = "Not found: there is no session with this Mcp-Session-Id; it was closed or has expired. Start a new session: send 'initialize' without an Mcp-Session-Id header.";
+
+/// A rejection from rmcp's HTTP service, whose own text is `detail`.
+pub(super) fn http_transport_rejection(status: http::StatusCode, detail: &str) -> String {
+    let detail = detail.trim().trim_end_matches('.');
+    match status.as_u16() {
+        404 if detail.contains("Session not found") => HTTP_SESSION_NOT_FOUND.to_string(),
+        415 => "Unsupported media type: send the body with 'Content-Type: application/json'."
+            .to_string(),
+        _ if detail.is_empty() => format!(
+            "{}: the request was rejected.",
+            status.canonical_reason().unwrap_or("Rejected")
+        ),
+        _ => format!("{detail}."),
+    }
+}
