@@ -1,6 +1,8 @@
 //! How HTTP connections are served: latency on a kept-alive session. Against the real
 //! `inventory` binary over sockets on 127.0.0.1.
 
+use std::net::TcpStream;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_tool_test_support::http::{Connection, HttpServer, initialize_body};
@@ -74,4 +76,51 @@ fn stateful_calls_on_one_connection_answer_in_under_20_ms_at_p50() {
     // takes well under 2 ms. The bound is generous so that a loaded machine does not fail it.
     assert!(ping < Duration::from_millis(20), "ping p50 {ping:?}");
     assert!(call < Duration::from_millis(20), "tools/call p50 {call:?}");
+}
+
+/// Opens `count` connections that send nothing, as an idle client holds them.
+fn idle_connections(addr: &str, count: usize) -> Vec<TcpStream> {
+    (0..count)
+        .map(|_| TcpStream::connect(addr).expect("connect"))
+        .collect()
+}
+
+#[test]
+fn running_out_of_file_descriptors_does_not_stop_the_listener() {
+    // 48 files: the process needs some two dozen of its own; the connections take the rest
+    // well before the default cap of 512 would refuse them.
+    let mut server = HttpServer::start_with_file_limit(INVENTORY, &["--stateless"], &[], 48);
+    let idle = idle_connections(&server.addr, 80);
+    thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        server.exited(),
+        None,
+        "the server died out of file descriptors"
+    );
+    drop(idle);
+    let reply = server.post(&[], initialize_body());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(server.exited(), None);
+}
+
+#[test]
+fn connections_past_the_cap_get_503_and_the_others_are_served() {
+    let server = HttpServer::start(INVENTORY, &["--stateless", "--max-connections", "4"], &[]);
+    let mut idle = idle_connections(&server.addr, 4);
+    thread::sleep(Duration::from_millis(200));
+    let reply = server.post(&[], initialize_body());
+    assert_eq!(reply.status, 503, "{reply:?}");
+    assert_eq!(reply.header("retry-after"), Some("1"));
+    let body = reply.json();
+    assert_eq!(
+        body["error"],
+        json!({"code": -32000, "message": "Service unavailable: the server is serving its \
+            limit of 4 connections. Retry in a moment, or reuse an open connection.",
+            "data": {"maxConnections": 4, "httpStatus": 503}})
+    );
+    // One closes: its place is free again.
+    drop(idle.pop());
+    thread::sleep(Duration::from_millis(200));
+    let reply = server.post(&[], initialize_body());
+    assert_eq!(reply.status, 200, "{reply:?}");
 }

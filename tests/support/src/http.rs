@@ -27,8 +27,27 @@ pub struct HttpServer {
 impl HttpServer {
     /// Starts `program --http 127.0.0.1:PORT args…` with `env`, and waits until it accepts.
     pub fn start(program: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::launch(Command::new(program), args, env)
+    }
+
+    /// Like [`HttpServer::start`], with the process's open-file limit set to `files`
+    /// (`ulimit -n`), to run it out of file descriptors.
+    pub fn start_with_file_limit(
+        program: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+        files: u32,
+    ) -> Self {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
+            .arg(program);
+        Self::launch(command, args, env)
+    }
+
+    fn launch(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Self {
         let addr = format!("127.0.0.1:{}", free_port());
-        let mut command = Command::new(program);
         command
             .arg("--http")
             .arg(&addr)
@@ -45,16 +64,21 @@ impl HttpServer {
         }
         let child = command
             .spawn()
-            .unwrap_or_else(|error| panic!("cannot start {program}: {error}"));
+            .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(&addr).is_err() {
             assert!(
                 Instant::now() < deadline,
-                "{program} did not listen on {addr}"
+                "{command:?} did not listen on {addr}"
             );
             thread::sleep(Duration::from_millis(20));
         }
         Self { child, addr }
+    }
+
+    /// The exit status, if the server has exited.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().expect("wait for the server")
     }
 
     /// `http://127.0.0.1:PORT/mcp`.

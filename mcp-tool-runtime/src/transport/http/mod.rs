@@ -3,7 +3,6 @@
 //! The guard's rules are documented on [`HttpOptions`], where users read them.
 
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -11,24 +10,26 @@ use http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
 use rmcp::model::ErrorCode;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
-use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 mod authority;
+mod listen;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
-use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS, ServeError};
+use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS};
 use authority::{host_allowed, origin_allowed};
 
 /// The default body limit: 256 KiB.
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
+/// The default cap on concurrent connections: far above what one client opens, and far
+/// below the usual limit of 1,024 open files, so that the cap, not the system, says no.
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// The default endpoint path.
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
 /// The header that names a session.
@@ -64,6 +65,10 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
 /// | the body is at most the limit (default 256 KiB) | 413 |
 ///
+/// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
+/// one more gets 503 with `Retry-After` (code -32000). A failed `accept` (out of file
+/// descriptors, say) never stops the listener: it waits, from 10 ms up to 1 s, and goes on.
+///
 /// Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
 /// and what is accepted, and whose `data` holds the HTTP status and the accepted values. That
 /// includes the ones rmcp's service makes (a `DELETE` or a POST for an unknown session is 404,
@@ -90,6 +95,7 @@ pub struct HttpOptions {
     path: String,
     stateless: bool,
     max_body_bytes: usize,
+    max_connections: usize,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     token: Option<String>,
@@ -102,6 +108,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("path", &self.path)
             .field("stateless", &self.stateless)
             .field("max_body_bytes", &self.max_body_bytes)
+            .field("max_connections", &self.max_connections)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
@@ -116,6 +123,7 @@ impl Default for HttpOptions {
             path: DEFAULT_PATH.into(),
             stateless: false,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
             allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
             allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
             token: None,
@@ -176,6 +184,14 @@ impl HttpOptions {
     /// The largest request body accepted (default 256 KiB).
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.max_body_bytes = bytes;
+        self
+    }
+
+    /// The most connections served at once (default 512). A connection past the cap gets
+    /// one 503 answer with `Retry-After` and is closed; raise the cap together with the
+    /// process's open-file limit (`ulimit -n`).
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = connections.max(1);
         self
     }
 
@@ -626,51 +642,4 @@ async fn with_json_rpc_body(response: HttpResponse) -> HttpResponse {
         }
     }
     rejection
-}
-
-impl<S: Send + Sync + 'static> McpServer<S> {
-    /// Serves Streamable HTTP at `http://addr/mcp` with [`HttpOptions::from_env`], until
-    /// the listener fails.
-    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> Result<(), ServeError> {
-        let listener = TcpListener::bind(addr).await.map_err(ServeError::Io)?;
-        self.serve_http_on(listener, HttpOptions::from_env()).await
-    }
-
-    /// Serves Streamable HTTP on a bound `listener` with `options`.
-    pub async fn serve_http_on(
-        self,
-        listener: TcpListener,
-        options: HttpOptions,
-    ) -> Result<(), ServeError> {
-        let guard = Arc::new(Guard::new(self, options));
-        loop {
-            let (stream, peer): (_, SocketAddr) =
-                listener.accept().await.map_err(ServeError::Io)?;
-            tokio::spawn(serve_connection(Arc::clone(&guard), stream, peer));
-        }
-    }
-}
-
-/// Serves one accepted connection until the client or hyper ends it.
-async fn serve_connection<S: Send + Sync + 'static>(
-    guard: Arc<Guard<S>>,
-    stream: TcpStream,
-    peer: SocketAddr,
-) {
-    // A stateful answer goes out as several small writes (headers, then each event of the
-    // stream). With Nagle's algorithm on, each write after the first waits for the client's
-    // ACK, which clients delay by up to 40 ms: 44 ms per call where 1 ms is the work.
-    if let Err(error) = stream.set_nodelay(true) {
-        tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
-    }
-    let service = hyper::service::service_fn(move |request| {
-        let guard = Arc::clone(&guard);
-        async move { Ok::<_, Infallible>(guard.handle(request).await) }
-    });
-    if let Err(error) = hyper::server::conn::http1::Builder::new()
-        .serve_connection(TokioIo::new(stream), service)
-        .await
-    {
-        tracing::debug!(%peer, %error, "HTTP connection ended with an error");
-    }
 }

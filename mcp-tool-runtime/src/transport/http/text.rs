@@ -105,3 +105,10 @@ pub(super) fn http_transport_rejection(status: http::StatusCode, detail: &str) -
         _ => format!("{detail}."),
     }
 }
+
+/// HTTP 503 for a connection past the cap.
+pub(super) fn http_too_many_connections(cap: usize) -> String {
+    format!(
+        "Service unavailable: the server is serving its limit of {cap} connections. Retry in a moment, or reuse an open connection."
+    )
+}
