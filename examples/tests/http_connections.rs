@@ -1,6 +1,7 @@
 //! How HTTP connections are served: latency on a kept-alive session. Against the real
 //! `inventory` binary over sockets on 127.0.0.1.
 
+use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -123,4 +124,74 @@ fn connections_past_the_cap_get_503_and_the_others_are_served() {
     thread::sleep(Duration::from_millis(200));
     let reply = server.post(&[], initialize_body());
     assert_eq!(reply.status, 200, "{reply:?}");
+}
+
+/// Reads until the server closes `stream`: what it sent, and how long that took. Fails the
+/// test if the server keeps the connection open for `within`.
+fn read_until_closed(mut stream: TcpStream, within: Duration) -> (String, Duration) {
+    let started = Instant::now();
+    stream.set_read_timeout(Some(within)).expect("timeout");
+    let mut received = Vec::new();
+    let mut buffer = [0; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(count) => received.extend_from_slice(&buffer[..count]),
+            Err(error) if error.kind() == ErrorKind::ConnectionReset => break,
+            Err(error) => panic!("still open after {:?}: {error}", started.elapsed()),
+        }
+    }
+    (
+        String::from_utf8_lossy(&received).into_owned(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn silent_slow_and_idle_connections_are_closed_after_the_header_timeout() {
+    let server = HttpServer::start(
+        INVENTORY,
+        &["--stateless", "--header-timeout-ms", "500"],
+        &[],
+    );
+    let within = Duration::from_secs(5);
+    // Nothing at all.
+    let silent = TcpStream::connect(&server.addr).expect("connect");
+    let (_, took) = read_until_closed(silent, within);
+    eprintln!("silent connection closed after {took:?}");
+    assert!(took >= Duration::from_millis(400), "closed after {took:?}");
+    // Half a header, then nothing.
+    let mut slow = TcpStream::connect(&server.addr).expect("connect");
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n")
+        .expect("write");
+    let (_, took) = read_until_closed(slow, within);
+    eprintln!("slow header closed after {took:?}");
+    // One answered request, then idle.
+    let mut connection = Connection::open(&server.addr);
+    let reply = connection.post(&[], initialize_body().as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let (_, took) = read_until_closed(connection.into_stream(), within);
+    eprintln!("idle connection closed after {took:?}");
+}
+
+#[test]
+fn a_slow_body_gets_408_and_its_connection_closed() {
+    let server = HttpServer::start(INVENTORY, &["--stateless", "--body-timeout-ms", "500"], &[]);
+    let mut stream = TcpStream::connect(&server.addr).expect("connect");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: \
+         application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{\"jsonrpc\"",
+        server.addr
+    );
+    stream.write_all(head.as_bytes()).expect("write");
+    let (received, took) = read_until_closed(stream, Duration::from_secs(5));
+    eprintln!("slow body answered and closed after {took:?}");
+    assert!(received.starts_with("HTTP/1.1 408"), "{received}");
+    assert!(
+        received.contains(
+            "\"message\":\"Request timeout: the request body did not arrive within 500 ms. \
+             Send the whole body at once.\""
+        ),
+        "{received}"
+    );
 }

@@ -279,6 +279,11 @@ impl Connection {
         self.read_reply()
     }
 
+    /// The socket, to watch what the server does with the connection next.
+    pub fn into_stream(self) -> TcpStream {
+        self.writer
+    }
+
     fn read_line(&mut self) -> String {
         let mut line = String::new();
         self.reader.read_line(&mut line).expect("read response");

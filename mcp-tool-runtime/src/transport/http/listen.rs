@@ -9,7 +9,7 @@ use std::time::Duration;
 use http::{StatusCode, header};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::model::ErrorCode;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -89,11 +89,16 @@ async fn serve_connection<S: Send + Sync + 'static>(
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
     }
+    let header_timeout = guard.options.header_timeout;
     let service = service_fn(move |request| {
         let guard = Arc::clone(&guard);
         async move { Ok::<_, Infallible>(guard.handle(request).await) }
     });
-    if let Err(error) = http1::Builder::new()
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    if let Err(error) = builder
         .serve_connection(TokioIo::new(stream), service)
         .await
     {

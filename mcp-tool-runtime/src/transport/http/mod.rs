@@ -4,6 +4,7 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderValue, Method, Request, Response, StatusCode, header};
@@ -30,6 +31,11 @@ pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
 /// The default cap on concurrent connections: far above what one client opens, and far
 /// below the usual limit of 1,024 open files, so that the cap, not the system, says no.
 pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 512;
+/// The default time for a request's header to arrive, counted from when the connection
+/// is ready for one (opened, or done with the previous answer): it also ends idle connections.
+pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default time for a request's whole body to arrive once its header is in.
+pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default endpoint path.
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
 /// The header that names a session.
@@ -66,7 +72,9 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | the body is at most the limit (default 256 KiB) | 413 |
 ///
 /// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
-/// one more gets 503 with `Retry-After` (code -32000). A failed `accept` (out of file
+/// one more gets 503 with `Retry-After` (code -32000). A request's header must arrive within
+/// [`HttpOptions::header_timeout`] (the connection is closed otherwise; this also ends idle
+/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). A failed `accept` (out of file
 /// descriptors, say) never stops the listener: it waits, from 10 ms up to 1 s, and goes on.
 ///
 /// Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
@@ -96,6 +104,8 @@ pub struct HttpOptions {
     stateless: bool,
     max_body_bytes: usize,
     max_connections: usize,
+    header_timeout: Duration,
+    body_timeout: Duration,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     token: Option<String>,
@@ -109,6 +119,8 @@ impl std::fmt::Debug for HttpOptions {
             .field("stateless", &self.stateless)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_connections", &self.max_connections)
+            .field("header_timeout", &self.header_timeout)
+            .field("body_timeout", &self.body_timeout)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
@@ -124,6 +136,8 @@ impl Default for HttpOptions {
             stateless: false,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
             allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
             allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
             token: None,
@@ -192,6 +206,22 @@ impl HttpOptions {
     /// process's open-file limit (`ulimit -n`).
     pub fn max_connections(mut self, connections: usize) -> Self {
         self.max_connections = connections.max(1);
+        self
+    }
+
+    /// How long a connection may take to send a request's header (default 30 s), counted
+    /// from when it is ready for one: just opened, or done with the previous answer. A
+    /// connection that sends nothing, or its header too slowly, is closed; so is one left
+    /// idle between requests for as long. Answers being streamed are not affected.
+    pub fn header_timeout(mut self, limit: Duration) -> Self {
+        self.header_timeout = limit;
+        self
+    }
+
+    /// How long a request's body may take to arrive once its header is in (default 30 s).
+    /// A slower one is answered 408 and its connection closed.
+    pub fn body_timeout(mut self, limit: Duration) -> Self {
+        self.body_timeout = limit;
         self
     }
 
@@ -488,6 +518,20 @@ impl<S: Send + Sync + 'static> Guard<S> {
         )))
     }
 
+    /// The answer to a body that did not arrive in time. The connection is closed after it:
+    /// what is left of the body would otherwise be read as the next request.
+    fn body_too_slow(&self) -> HttpResponse {
+        let limit = self.options.body_timeout;
+        tracing::info!(?limit, "a request body did not arrive in time");
+        reject(
+            StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::INVALID_REQUEST,
+            text::http_body_timeout(limit),
+            json!({"bodyTimeoutMs": limit.as_millis() as u64}),
+            &[(header::CONNECTION, "close".to_string())],
+        )
+    }
+
     fn too_large(&self, length: Option<u64>) -> HttpResponse {
         let limit = self.options.max_body_bytes;
         reject(
@@ -568,7 +612,11 @@ impl<S: Send + Sync + 'static> Guard<S> {
         if declared.is_some_and(|length| length > limit as u64) {
             return Err(Box::new(self.too_large(declared)));
         }
-        match Limited::new(body, limit).collect().await {
+        let collect = Limited::new(body, limit).collect();
+        let Ok(collected) = tokio::time::timeout(self.options.body_timeout, collect).await else {
+            return Err(Box::new(self.body_too_slow()));
+        };
+        match collected {
             Ok(collected) => Ok(collected.to_bytes()),
             Err(error) if error.is::<http_body_util::LengthLimitError>() => {
                 Err(Box::new(self.too_large(None)))

@@ -112,3 +112,11 @@ pub(super) fn http_too_many_connections(cap: usize) -> String {
         "Service unavailable: the server is serving its limit of {cap} connections. Retry in a moment, or reuse an open connection."
     )
 }
+
+/// HTTP 408 for a body that did not arrive in time.
+pub(super) fn http_body_timeout(limit: std::time::Duration) -> String {
+    format!(
+        "Request timeout: the request body did not arrive within {} ms. Send the whole body at once.",
+        limit.as_millis()
+    )
+}
