@@ -113,7 +113,7 @@ impl LineTransport<StdinReader> {
     /// write, and the writer sends everything queued with one system call.
     ///
     /// If a thread cannot be started, the session ends at once: a failed reader is reported
-    /// as a read error by the first `receive`, a failed writer makes every `send` fail.
+    /// as a read error by the first `receive`, a failed writer ends the input at once.
     pub fn stdio(options: &StdioOptions) -> Self {
         let (outbox, queue) = mpsc::unbounded_channel::<Vec<u8>>();
         let (stopped, writer_stopped) = oneshot::channel();
