@@ -313,3 +313,163 @@ fn malformed_bodies_get_json_rpc_errors() {
             "message": "Invalid params for 'tools/call': 'name' is required: expected a string."}})
     );
 }
+
+#[test]
+fn malformed_duplicate_or_mismatched_hosts_and_origins_get_403() {
+    let server = inventory(&[], &[]);
+    let port = server.addr.rsplit_once(':').expect("a port").1.to_string();
+    let allowed_hosts = "Allowed hosts: localhost, 127.0.0.1, ::1. Configure more with \
+                         MCP_ALLOWED_HOSTS.";
+    for host in [
+        format!("localhost:{port}@evil.com"),
+        "localhost:evil.com".to_string(),
+        "[::1]evil.com".to_string(),
+    ] {
+        let reply = server.post(&[("Host", &host)], initialize_body());
+        assert_rejection(
+            &reply,
+            403,
+            -32001,
+            &format!(
+                "Forbidden: Host '{host}' is not allowed (DNS rebinding protection). \
+                 {allowed_hosts}"
+            ),
+        );
+    }
+    let good = format!("localhost:{port}");
+    let reply = server.post(&[("Host", &good), ("Host", "evil.com")], initialize_body());
+    assert_rejection(
+        &reply,
+        403,
+        -32001,
+        "Forbidden: the request has 2 Host headers (DNS rebinding protection). Send exactly one.",
+    );
+    let mut headers = POST_HEADERS.to_vec();
+    headers.push(("Host", &good));
+    let reply = request(
+        &server.addr,
+        "POST",
+        "http://evil.com/mcp",
+        &headers,
+        initialize_body().as_bytes(),
+    );
+    assert_rejection(
+        &reply,
+        403,
+        -32001,
+        &format!(
+            "Forbidden: the request target names 'evil.com' but the Host header is '{good}' \
+             (DNS rebinding protection). Send the same host in both, or a target of the form \
+             '/mcp'."
+        ),
+    );
+    let origin = format!("http://localhost:{port}@evil.com");
+    let reply = server.post(&[("Origin", &origin)], initialize_body());
+    let body = reply.json();
+    assert_eq!(
+        (reply.status, &body["error"]["data"]["origin"]),
+        (403, &json!(origin))
+    );
+    let reply = server.post(
+        &[
+            ("Origin", "http://localhost:5173"),
+            ("Origin", "http://evil.com"),
+        ],
+        initialize_body(),
+    );
+    assert_rejection(
+        &reply,
+        403,
+        -32001,
+        "Forbidden: the request has 2 Origin headers (DNS rebinding protection). Send exactly \
+         one.",
+    );
+}
+
+#[test]
+fn the_bearer_check_takes_exactly_one_header_with_one_space() {
+    let server = inventory(&[], &[("MCP_AUTH_TOKEN", "s3cret-token")]);
+    let malformed = "Unauthorized: the Authorization header is malformed. Send exactly \
+                     'Authorization: Bearer <token>': one space after 'Bearer' and no whitespace \
+                     in or after the token.";
+    for value in [
+        "Bearer  s3cret-token",
+        "Bearer\ts3cret-token",
+        "Bearer s3cret-token extra",
+        "Bearer",
+    ] {
+        let reply = server.post(&[("Authorization", value)], initialize_body());
+        assert_rejection(&reply, 401, -32001, malformed);
+        assert_eq!(
+            reply.header("www-authenticate"),
+            Some(r#"Bearer realm="mcp", error="invalid_request""#),
+            "{value:?}"
+        );
+    }
+    let reply = server.post(
+        &[
+            ("Authorization", "Bearer s3cret-token"),
+            ("Authorization", "Bearer other"),
+        ],
+        initialize_body(),
+    );
+    assert_rejection(
+        &reply,
+        401,
+        -32001,
+        "Unauthorized: the request has more than one Authorization header. Send exactly one: \
+         'Authorization: Bearer <token>'.",
+    );
+    let reply = server.post(
+        &[("Authorization", "bearer s3cret-token")],
+        initialize_body(),
+    );
+    assert_eq!(
+        reply.status, 200,
+        "the scheme is case-insensitive: {reply:?}"
+    );
+}
+
+#[test]
+fn unknown_sessions_and_rmcp_rejections_get_json_rpc_bodies() {
+    let server = inventory(&[], &[]);
+    let session_gone = "Not found: there is no session with this Mcp-Session-Id; it was closed \
+                        or has expired. Start a new session: send 'initialize' without an \
+                        Mcp-Session-Id header.";
+    let unknown = [("Mcp-Session-Id", "no-such-session")];
+    let reply = request(&server.addr, "DELETE", "/mcp", &unknown, b"");
+    let body = assert_rejection(&reply, 404, -32600, session_gone);
+    assert_eq!(body["error"]["data"]["sessionId"], "no-such-session");
+    // A real session is deleted with 202; then it is gone for POST as well.
+    let session = server.post(&[], initialize_body());
+    let id = session.header("mcp-session-id").expect("a session id");
+    let known = [("Mcp-Session-Id", id)];
+    let reply = request(&server.addr, "DELETE", "/mcp", &known, b"");
+    assert_eq!(reply.status, 202, "{reply:?}");
+    let ping = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let reply = server.post(&known, ping);
+    assert_rejection(&reply, 404, -32600, session_gone);
+    let mut headers = vec![("Content-Type", "application/json")];
+    headers.extend_from_slice(&known);
+    let reply = request(&server.addr, "POST", "/mcp", &headers, ping);
+    assert_rejection(
+        &reply,
+        406,
+        -32600,
+        "Not Acceptable: Client must accept both application/json and text/event-stream.",
+    );
+    headers[0].1 = "text/plain";
+    headers.push(("Accept", "application/json, text/event-stream"));
+    let reply = request(&server.addr, "POST", "/mcp", &headers, ping);
+    assert_rejection(
+        &reply,
+        415,
+        -32600,
+        "Unsupported media type: send the body with 'Content-Type: application/json'.",
+    );
+    let reply = server.post(&[], ping);
+    let body = reply.json();
+    assert_eq!(reply.status, 400, "{reply:?}");
+    assert_eq!(body["error"]["code"], -32600, "{body}");
+    assert_eq!(body["error"]["data"]["httpStatus"], 400, "{body}");
+}

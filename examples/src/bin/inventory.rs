@@ -8,6 +8,9 @@
 //!
 //! Options:
 //! - `--max-body-bytes N`: HTTP body limit (default 256 KiB).
+//! - `--max-connections N`: HTTP connections served at once (default 512).
+//! - `--header-timeout-ms N`, `--body-timeout-ms N`: how long an HTTP request's header (or an
+//!   idle connection) and its body may take (default 30 000 ms each).
 //! - `--max-message-bytes N`: stdio message limit (default 4 MiB).
 //! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
 //!   window, default 60 000 ms). Tests shorten it so that they need not wait a minute.
@@ -28,6 +31,9 @@ struct Args {
     http: Option<String>,
     stateless: bool,
     max_body_bytes: Option<usize>,
+    max_connections: Option<usize>,
+    header_timeout: Option<Duration>,
+    body_timeout: Option<Duration>,
     max_message_bytes: Option<usize>,
     window: Duration,
     schema_profile: SchemaProfile,
@@ -38,6 +44,9 @@ fn parse_args() -> Result<Args, String> {
         http: None,
         stateless: false,
         max_body_bytes: None,
+        max_connections: None,
+        header_timeout: None,
+        body_timeout: None,
         max_message_bytes: None,
         window: RESERVATION_WINDOW,
         schema_profile: SchemaProfile::default(),
@@ -55,6 +64,20 @@ fn parse_args() -> Result<Args, String> {
             "--max-body-bytes" => {
                 let text = value("--max-body-bytes")?;
                 args.max_body_bytes = Some(number("--max-body-bytes", text)? as usize);
+            }
+            "--max-connections" => {
+                let text = value("--max-connections")?;
+                args.max_connections = Some(number("--max-connections", text)? as usize);
+            }
+            "--header-timeout-ms" => {
+                let text = value("--header-timeout-ms")?;
+                let millis = number("--header-timeout-ms", text)?;
+                args.header_timeout = Some(Duration::from_millis(millis));
+            }
+            "--body-timeout-ms" => {
+                let text = value("--body-timeout-ms")?;
+                let millis = number("--body-timeout-ms", text)?;
+                args.body_timeout = Some(Duration::from_millis(millis));
             }
             "--max-message-bytes" => {
                 let text = value("--max-message-bytes")?;
@@ -79,7 +102,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N]] [--max-message-bytes N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
             return ExitCode::FAILURE;
         }
     };
@@ -132,6 +155,15 @@ async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
             let mut options = HttpOptions::from_env().stateless(args.stateless);
             if let Some(bytes) = args.max_body_bytes {
                 options = options.max_body_bytes(bytes);
+            }
+            if let Some(connections) = args.max_connections {
+                options = options.max_connections(connections);
+            }
+            if let Some(limit) = args.header_timeout {
+                options = options.header_timeout(limit);
+            }
+            if let Some(limit) = args.body_timeout {
+                options = options.body_timeout(limit);
             }
             match tokio::net::TcpListener::bind(&addr).await {
                 Ok(listener) => {

@@ -94,14 +94,12 @@ const ID_PREFIX_BYTES: usize = 4096;
 /// The hardened line transport. Build it with [`LineTransport::new`] or
 /// [`LineTransport::stdio`] and hand it to rmcp's `serve`.
 pub struct LineTransport<R> {
-    reader: BufReader<R>,
-    line: Vec<u8>,
-    /// The start of an oversized line, kept to find its `id`; `Some` while discarding it.
-    oversized: Option<Vec<u8>>,
-    limit: usize,
+    lines: LineReader<R>,
     outbox: Option<mpsc::UnboundedSender<Vec<u8>>>,
     /// Resolves (with an error: its sender is dropped) once the writer has stopped.
     writer_stopped: Option<oneshot::Receiver<()>>,
+    /// Whether `initialize` has reached rmcp; until then, only the handshake gets through.
+    initialized: bool,
 }
 
 impl LineTransport<StdinReader> {
@@ -115,7 +113,7 @@ impl LineTransport<StdinReader> {
     /// write, and the writer sends everything queued with one system call.
     ///
     /// If a thread cannot be started, the session ends at once: a failed reader is reported
-    /// as a read error by the first `receive`, a failed writer makes every `send` fail.
+    /// as a read error by the first `receive`, a failed writer ends the input at once.
     pub fn stdio(options: &StdioOptions) -> Self {
         let (outbox, queue) = mpsc::unbounded_channel::<Vec<u8>>();
         let (stopped, writer_stopped) = oneshot::channel();
@@ -172,12 +170,15 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
         options: &StdioOptions,
     ) -> Self {
         Self {
-            reader: BufReader::new(reader),
-            line: Vec::new(),
-            oversized: None,
-            limit: options.max_message_bytes,
+            lines: LineReader {
+                reader: BufReader::new(reader),
+                line: Vec::new(),
+                oversized: None,
+                limit: options.max_message_bytes,
+            },
             outbox: Some(outbox),
             writer_stopped: Some(writer_stopped),
+            initialized: false,
         }
     }
 
@@ -188,14 +189,52 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             let _ = outbox.send(bytes);
         }
     }
+}
 
+impl<R: AsyncRead + Unpin> LineTransport<R> {
+    /// The next line; `None` once the input ends, reading fails, or the output is gone. A
+    /// client that closed the server's stdout can read no answer, and serving on would only
+    /// fail each one (with a log line each) for as long as it writes.
+    async fn next_input(&mut self) -> Option<Line> {
+        let read = tokio::select! {
+            biased;
+            () = output_gone(&mut self.writer_stopped) => {
+                tracing::info!("the output is closed; ending the session");
+                return None;
+            }
+            read = self.lines.next_line() => read,
+        };
+        read.unwrap_or_else(|error| {
+            tracing::error!(%error, "cannot read from the client");
+            None
+        })
+    }
+
+    /// Before `initialize`, only the handshake reaches rmcp, whose handshake would end the
+    /// session on anything else (see `jsonrpc::before_initialize`).
+    fn admit(&mut self, message: RxJsonRpcMessage<RoleServer>) -> Inbound {
+        self.initialized = jsonrpc::is_initialize(&message);
+        jsonrpc::before_initialize(message)
+    }
+}
+
+/// Splits the input into lines, discarding (but reporting) those over the size limit.
+struct LineReader<R> {
+    reader: BufReader<R>,
+    line: Vec<u8>,
+    /// The start of an oversized line, kept to find its `id`; `Some` while discarding it.
+    oversized: Option<Vec<u8>>,
+    limit: usize,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Reads the next line, or reports an oversized one. Cancel-safe: the partial line lives
     /// in `self`, and `fill_buf`/`consume` never lose bytes when the future is dropped.
     async fn next_line(&mut self) -> io::Result<Option<Line>> {
         loop {
             let available = self.reader.fill_buf().await?;
             if available.is_empty() {
-                return Ok(None);
+                return Ok(self.last_line());
             }
             let newline = available.iter().position(|&byte| byte == b'\n');
             let take = newline.map_or(available.len(), |at| at + 1);
@@ -220,6 +259,31 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
                 }));
             }
         }
+    }
+
+    /// What is left at end of input: a last line without its newline is still a message
+    /// (a client may write its final request and close), so it is served like any other.
+    fn last_line(&mut self) -> Option<Line> {
+        if let Some(prefix) = self.oversized.take() {
+            return Some(Line::Oversized(prefix));
+        }
+        if self.line.is_empty() {
+            return None;
+        }
+        Some(Line::Complete(std::mem::take(&mut self.line)))
+    }
+}
+
+/// Resolves once the writer has stopped, and never if it was already seen stopping
+/// (`stopped` is then `None`). Cancel-safe: the receiver stays in place until it resolves.
+async fn output_gone(stopped: &mut Option<oneshot::Receiver<()>>) {
+    match stopped {
+        Some(receiver) => {
+            // Never sent on: the sender being dropped is the signal.
+            let _ = receiver.await;
+            *stopped = None;
+        }
+        None => std::future::pending().await,
     }
 }
 
@@ -253,22 +317,14 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            let line = match self.next_line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => return None,
-                Err(error) => {
-                    tracing::error!(%error, "cannot read from the client");
-                    return None;
-                }
-            };
-            let bytes = match line {
+            let bytes = match self.next_input().await? {
                 Line::Complete(bytes) => bytes,
                 Line::Oversized(prefix) => {
                     tracing::warn!(
-                        limit = self.limit,
+                        limit = self.lines.limit,
                         "discarded a message over the size limit"
                     );
-                    self.queue(&jsonrpc::oversized(&prefix, self.limit));
+                    self.queue(&jsonrpc::oversized(&prefix, self.lines.limit));
                     continue;
                 }
             };
@@ -277,13 +333,17 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
             if trimmed.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match jsonrpc::classify(trimmed) {
+            let inbound = match jsonrpc::classify(trimmed) {
+                Inbound::Deliver(message) if !self.initialized => self.admit(*message),
+                inbound => inbound,
+            };
+            match inbound {
                 Inbound::Deliver(message) => return Some(*message),
                 Inbound::Reply(answer) => {
                     tracing::info!(error = %answer["error"]["message"], "answered a malformed message");
                     self.queue(&answer);
                 }
-                Inbound::Ignore(why) => tracing::debug!(%why, "ignored a malformed notification"),
+                Inbound::Ignore(why) => tracing::debug!(%why, "ignored a message"),
             }
         }
     }

@@ -1,7 +1,7 @@
 //! A server process on 127.0.0.1 and a plain HTTP/1.1 client over real sockets.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::thread;
@@ -27,8 +27,27 @@ pub struct HttpServer {
 impl HttpServer {
     /// Starts `program --http 127.0.0.1:PORT args…` with `env`, and waits until it accepts.
     pub fn start(program: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::launch(Command::new(program), args, env)
+    }
+
+    /// Like [`HttpServer::start`], with the process's open-file limit set to `files`
+    /// (`ulimit -n`), to run it out of file descriptors.
+    pub fn start_with_file_limit(
+        program: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+        files: u32,
+    ) -> Self {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
+            .arg(program);
+        Self::launch(command, args, env)
+    }
+
+    fn launch(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Self {
         let addr = format!("127.0.0.1:{}", free_port());
-        let mut command = Command::new(program);
         command
             .arg("--http")
             .arg(&addr)
@@ -45,16 +64,21 @@ impl HttpServer {
         }
         let child = command
             .spawn()
-            .unwrap_or_else(|error| panic!("cannot start {program}: {error}"));
+            .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(&addr).is_err() {
             assert!(
                 Instant::now() < deadline,
-                "{program} did not listen on {addr}"
+                "{command:?} did not listen on {addr}"
             );
             thread::sleep(Duration::from_millis(20));
         }
         Self { child, addr }
+    }
+
+    /// The exit status, if the server has exited.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().expect("wait for the server")
     }
 
     /// `http://127.0.0.1:PORT/mcp`.
@@ -216,4 +240,100 @@ pub fn initialize_body() -> String {
         }
     })
     .to_string()
+}
+
+/// One kept-alive HTTP/1.1 connection: requests go one after another on the same socket, as a
+/// real client sends them within a session.
+pub struct Connection {
+    addr: String,
+    writer: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl Connection {
+    /// Connects to `addr` (`127.0.0.1:PORT`).
+    pub fn open(addr: &str) -> Self {
+        let writer = TcpStream::connect(addr).expect("connect");
+        writer
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        let reader = BufReader::new(writer.try_clone().expect("clone the socket"));
+        Self {
+            addr: addr.to_string(),
+            writer,
+            reader,
+        }
+    }
+
+    /// POSTs `body` to `/mcp` with [`POST_HEADERS`] and `extra`, and reads the whole response
+    /// (by `Content-Length` or chunked), leaving the connection open for the next one.
+    pub fn post(&mut self, extra: &[(&str, &str)], body: &[u8]) -> Reply {
+        let mut head = format!("POST /mcp HTTP/1.1\r\nHost: {}\r\n", self.addr);
+        for (name, value) in POST_HEADERS.iter().chain(extra) {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+        let mut request = head.into_bytes();
+        request.extend_from_slice(body);
+        self.writer.write_all(&request).expect("write request");
+        self.read_reply()
+    }
+
+    /// The socket, to watch what the server does with the connection next.
+    pub fn into_stream(self) -> TcpStream {
+        self.writer
+    }
+
+    fn read_line(&mut self) -> String {
+        let mut line = String::new();
+        self.reader.read_line(&mut line).expect("read response");
+        line.trim_end_matches(['\r', '\n']).to_string()
+    }
+
+    fn read_reply(&mut self) -> Reply {
+        let status_line = self.read_line();
+        let status = status_line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_else(|| panic!("no status line: {status_line:?}"));
+        let mut headers = HashMap::new();
+        loop {
+            let line = self.read_line();
+            let Some((name, value)) = line.split_once(':') else {
+                break;
+            };
+            headers.insert(name.trim().to_ascii_lowercase(), value.trim().to_string());
+        }
+        let body = match headers.get("content-length") {
+            Some(length) => {
+                let mut body = vec![0; length.parse().expect("a length")];
+                self.reader.read_exact(&mut body).expect("read body");
+                body
+            }
+            None => self.read_chunks(),
+        };
+        Reply {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&body).to_string(),
+        }
+    }
+
+    fn read_chunks(&mut self) -> Vec<u8> {
+        let mut body = Vec::new();
+        loop {
+            let size_line = self.read_line();
+            let size = usize::from_str_radix(size_line.split(';').next().unwrap_or("").trim(), 16)
+                .unwrap_or_else(|_| panic!("bad chunk size {size_line:?}"));
+            if size == 0 {
+                // The (empty) trailer ends with a blank line.
+                while !self.read_line().is_empty() {}
+                return body;
+            }
+            let mut chunk = vec![0; size + 2];
+            self.reader.read_exact(&mut chunk).expect("read chunk");
+            body.extend_from_slice(&chunk[..size]);
+        }
+    }
 }

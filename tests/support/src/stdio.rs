@@ -93,6 +93,33 @@ impl StdioSession {
         stdin.flush().expect("flush to server");
     }
 
+    /// Writes `bytes` exactly as given: no newline is added.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to server");
+        stdin.flush().expect("flush to server");
+    }
+
+    /// Closes the server's stdin (end of input), keeping the session to read what follows.
+    pub fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// Waits for the process to exit, failing the test after [`ANSWER_TIMEOUT`].
+    pub fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + ANSWER_TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for server") {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("server did not exit; stderr:\n{}", self.stderr());
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends a notification.
     pub fn notify(&mut self, method: &str, params: Option<Value>) {
         let mut message = json!({"jsonrpc": "2.0", "method": method});
@@ -171,18 +198,8 @@ impl StdioSession {
 
     /// Closes stdin and waits for the process to exit.
     pub fn close(mut self) -> std::process::ExitStatus {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + ANSWER_TIMEOUT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait for server") {
-                return status;
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("server did not exit after stdin closed");
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
+        self.close_stdin();
+        self.wait_exit()
     }
 }
 

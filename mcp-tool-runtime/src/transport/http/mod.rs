@@ -3,31 +3,45 @@
 //! The guard's rules are documented on [`HttpOptions`], where users read them.
 
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
 use rmcp::model::ErrorCode;
+use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
-use tokio::net::{TcpListener, ToSocketAddrs};
 
+mod authority;
+mod listen;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
-use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS, ServeError};
+use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS};
+use authority::{host_allowed, origin_allowed};
 
 /// The default body limit: 256 KiB.
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
+/// The default cap on concurrent connections: far above what one client opens, and far
+/// below the usual limit of 1,024 open files, so that the cap, not the system, says no.
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 512;
+/// The default time for a request's header to arrive, counted from when the connection
+/// is ready for one (opened, or done with the previous answer): it also ends idle connections.
+pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default time for a request's whole body to arrive once its header is in.
+pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default endpoint path.
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
+/// The header that names a session.
+const SESSION_HEADER: &str = "mcp-session-id";
+/// The most of a plain-text rejection from rmcp that is kept as its detail.
+const REJECTION_DETAIL_BYTES: usize = 4096;
 /// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
 pub(crate) const UNAUTHORIZED_CODE: ErrorCode = ErrorCode(-32001);
 
@@ -50,15 +64,23 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | rule | answer |
 /// | --- | --- |
 /// | the path is the endpoint (default `/mcp`) | 404 |
-/// | `Host` is in the allowlist (default: localhost only) | 403 (DNS rebinding defence) |
-/// | `Origin`, when present, is in the allowlist (default: localhost origins) | 403 |
-/// | a bearer token is configured and `Authorization: Bearer <token>` matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
+/// | exactly one `Host`, `name[:port]` with a numeric port, the same as an absolute-form target's, in the allowlist (default: localhost only) | 403 (DNS rebinding defence) |
+/// | `Origin`, when present, is one header, well formed, in the allowlist (default: localhost origins) | 403 |
+/// | a bearer token is configured and exactly one `Authorization: Bearer <token>` (one space) matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
 /// | stateless mode: the method is POST | 405 with `Allow: POST` |
 /// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
 /// | the body is at most the limit (default 256 KiB) | 413 |
 ///
+/// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
+/// one more gets 503 with `Retry-After` (code -32000). A request's header must arrive within
+/// [`HttpOptions::header_timeout`] (the connection is closed otherwise; this also ends idle
+/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). A failed `accept` (out of file
+/// descriptors, say) never stops the listener: it waits, from 10 ms up to 1 s, and goes on.
+///
 /// Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
-/// and what is accepted, and whose `data` holds the HTTP status and the accepted values.
+/// and what is accepted, and whose `data` holds the HTTP status and the accepted values. That
+/// includes the ones rmcp's service makes (a `DELETE` or a POST for an unknown session is 404,
+/// a wrong `Content-Type` 415, a wrong `Accept` 406).
 /// Rejections of the request's form (404, 405, 400, 413) use code -32600; those of the caller
 /// (401, 403) use -32001. A POST body that is not JSON, or not a JSON-RPC request, is answered
 /// by the same checks as on stdio (the `jsonrpc` module).
@@ -81,6 +103,9 @@ pub struct HttpOptions {
     path: String,
     stateless: bool,
     max_body_bytes: usize,
+    max_connections: usize,
+    header_timeout: Duration,
+    body_timeout: Duration,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     token: Option<String>,
@@ -93,6 +118,9 @@ impl std::fmt::Debug for HttpOptions {
             .field("path", &self.path)
             .field("stateless", &self.stateless)
             .field("max_body_bytes", &self.max_body_bytes)
+            .field("max_connections", &self.max_connections)
+            .field("header_timeout", &self.header_timeout)
+            .field("body_timeout", &self.body_timeout)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
@@ -107,6 +135,9 @@ impl Default for HttpOptions {
             path: DEFAULT_PATH.into(),
             stateless: false,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
             allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
             allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
             token: None,
@@ -167,6 +198,30 @@ impl HttpOptions {
     /// The largest request body accepted (default 256 KiB).
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.max_body_bytes = bytes;
+        self
+    }
+
+    /// The most connections served at once (default 512). A connection past the cap gets
+    /// one 503 answer with `Retry-After` and is closed; raise the cap together with the
+    /// process's open-file limit (`ulimit -n`).
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = connections.max(1);
+        self
+    }
+
+    /// How long a connection may take to send a request's header (default 30 s), counted
+    /// from when it is ready for one: just opened, or done with the previous answer. A
+    /// connection that sends nothing, or its header too slowly, is closed; so is one left
+    /// idle between requests for as long. Answers being streamed are not affected.
+    pub fn header_timeout(mut self, limit: Duration) -> Self {
+        self.header_timeout = limit;
+        self
+    }
+
+    /// How long a request's body may take to arrive once its header is in (default 30 s).
+    /// A slower one is answered 408 and its connection closed.
+    pub fn body_timeout(mut self, limit: Duration) -> Self {
+        self.body_timeout = limit;
         self
     }
 
@@ -239,67 +294,57 @@ fn json_reply(status: StatusCode, body: &Value) -> HttpResponse {
     response
 }
 
-/// `host` or `host:port` (IPv6 in brackets) into the bare host and the port.
-fn split_host(authority: &str) -> (&str, Option<&str>) {
-    if let Some(rest) = authority.strip_prefix('[') {
-        return match rest.split_once(']') {
-            Some((host, tail)) => (host, tail.strip_prefix(':')),
-            None => (authority, None),
-        };
-    }
-    match authority.rsplit_once(':') {
-        Some((host, port)) if !host.contains(':') => (host, Some(port)),
-        _ => (authority, None),
-    }
+/// A 403 with a JSON-RPC error body.
+fn forbidden(message: String, data: Value) -> Box<HttpResponse> {
+    Box::new(reject(
+        StatusCode::FORBIDDEN,
+        UNAUTHORIZED_CODE,
+        message,
+        data,
+        &[],
+    ))
 }
 
-fn host_allowed(host: &str, allowed: &[String]) -> bool {
-    let (name, port) = split_host(host);
-    allowed.iter().any(|entry| {
-        if entry == "*" {
-            return true;
-        }
-        let (entry_name, entry_port) = split_host(entry);
-        entry_name.eq_ignore_ascii_case(name) && (entry_port.is_none() || entry_port == port)
-    })
-}
-
-fn default_port(scheme: &str) -> Option<&'static str> {
-    match scheme {
-        "http" => Some("80"),
-        "https" => Some("443"),
-        _ => None,
+/// The one value of header `name` (`None` when absent), or how many there are when there
+/// are several: a check that reads the first of two lets the second through to whoever
+/// reads the last.
+fn single_header(
+    request: &Request<Incoming>,
+    name: header::HeaderName,
+) -> Result<Option<&str>, usize> {
+    let mut values = request.headers().get_all(name).iter();
+    let first = values.next();
+    match values.count() {
+        0 => Ok(first.map(|value| value.to_str().unwrap_or("<not text>"))),
+        more => Err(more + 1),
     }
 }
 
-fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
-    let Some((scheme, authority)) = origin.split_once("://") else {
-        return allowed.iter().any(|entry| entry == "*" || entry == origin);
+/// The token of the one `Authorization: Bearer <token>` header: one space, then a token
+/// with no whitespace. `Err` is the sentence and the RFC 6750 `error` of the challenge.
+fn bearer(request: &Request<Incoming>) -> Result<&str, (&'static str, Option<&'static str>)> {
+    let value = match single_header(request, header::AUTHORIZATION) {
+        Ok(Some(value)) => value,
+        Ok(None) => return Err((text::HTTP_TOKEN_MISSING, None)),
+        Err(_) => return Err((text::HTTP_TOKEN_DUPLICATE, Some("invalid_request"))),
     };
-    let (name, port) = split_host(authority.trim_end_matches('/'));
-    let port = port.or_else(|| default_port(scheme));
-    allowed.iter().any(|entry| {
-        if entry == "*" {
-            return true;
-        }
-        match entry.split_once("://") {
-            // A bare host: any scheme, any port.
-            None => entry.eq_ignore_ascii_case(name),
-            Some((entry_scheme, entry_authority)) => {
-                let (entry_name, entry_port) = split_host(entry_authority.trim_end_matches('/'));
-                let entry_port = entry_port.or_else(|| default_port(entry_scheme));
-                entry_scheme.eq_ignore_ascii_case(scheme)
-                    && entry_name.eq_ignore_ascii_case(name)
-                    && (entry_port == Some("*") || entry_port == port)
-            }
-        }
-    })
+    let (scheme, rest) = value.split_at(value.find(char::is_whitespace).unwrap_or(value.len()));
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err((text::HTTP_TOKEN_MISSING, None));
+    }
+    let token = rest.strip_prefix(' ').unwrap_or_default();
+    if token.is_empty() || token.contains(char::is_whitespace) {
+        return Err((text::HTTP_TOKEN_MALFORMED, Some("invalid_request")));
+    }
+    Ok(token)
 }
 
 /// The rules in front of rmcp's service.
 struct Guard<S: Send + Sync + 'static> {
     options: HttpOptions,
     service: StreamableHttpService<McpServer<S>, LocalSessionManager>,
+    /// rmcp's sessions, shared with `service`, to tell a DELETE of an unknown one.
+    sessions: Arc<LocalSessionManager>,
 }
 
 impl<S: Send + Sync + 'static> Guard<S> {
@@ -312,23 +357,21 @@ impl<S: Send + Sync + 'static> Guard<S> {
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.stateless)
             .with_max_request_body_bytes(options.max_body_bytes);
+        let sessions = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(
             move || Ok(server.new_session()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::clone(&sessions),
             config,
         );
-        Self { options, service }
+        Self {
+            options,
+            service,
+            sessions,
+        }
     }
 
-    fn header(request: &Request<Incoming>, name: header::HeaderName) -> Option<&str> {
-        request
-            .headers()
-            .get(name)
-            .map(|value| value.to_str().unwrap_or("<not text>"))
-    }
-
-    /// Every rule but the body size, in order; `Err` is the rejection.
-    /// Applies the rules in their documented order; the first one broken answers.
+    /// Every rule but the body size, in their documented order; the first one broken
+    /// answers (`Err` is the rejection).
     fn check(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
         self.check_path(request)?;
         self.check_host(request)?;
@@ -354,39 +397,56 @@ impl<S: Send + Sync + 'static> Guard<S> {
     }
 
     fn check_host(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
-        let options = &self.options;
-        let host = Self::header(request, header::HOST)
-            .map(str::to_string)
-            .or_else(|| request.uri().authority().map(|a| a.to_string()));
-        match host {
-            None => Err(Box::new(reject(
-                StatusCode::FORBIDDEN,
-                UNAUTHORIZED_CODE,
-                text::HTTP_HOST_MISSING.to_string(),
-                json!({"allowedHosts": options.allowed_hosts}),
-                &[],
-            ))),
-            Some(host) if !host_allowed(&host, &options.allowed_hosts) => Err(Box::new(reject(
-                StatusCode::FORBIDDEN,
-                UNAUTHORIZED_CODE,
-                text::http_host_forbidden(&host, &options.allowed_hosts),
-                json!({"host": host, "allowedHosts": options.allowed_hosts}),
-                &[],
-            ))),
-            Some(_) => Ok(()),
+        let allowed = &self.options.allowed_hosts;
+        let Some(host) = Self::request_host(request, allowed)? else {
+            let data = json!({"allowedHosts": allowed});
+            return Err(forbidden(text::HTTP_HOST_MISSING.to_string(), data));
+        };
+        if host_allowed(host, allowed) {
+            return Ok(());
+        }
+        let data = json!({"host": host, "allowedHosts": allowed});
+        Err(forbidden(text::http_host_forbidden(host, allowed), data))
+    }
+
+    /// The host a request is for: its one `Host` header, which an absolute-form target
+    /// (`POST http://host/mcp`) must agree with. Two hosts that differ are two answers to
+    /// "which server is this for", and a proxy may act on the other one.
+    fn request_host<'r>(
+        request: &'r Request<Incoming>,
+        allowed: &[String],
+    ) -> Result<Option<&'r str>, Box<HttpResponse>> {
+        let header = single_header(request, header::HOST).map_err(|count| {
+            let data = json!({"allowedHosts": allowed});
+            forbidden(text::http_duplicate_header("Host", count), data)
+        })?;
+        let target = request
+            .uri()
+            .authority()
+            .map(|authority| authority.as_str());
+        match (header, target) {
+            (Some(host), Some(target)) if !host.eq_ignore_ascii_case(target) => {
+                let data = json!({"host": host, "target": target, "allowedHosts": allowed});
+                Err(forbidden(text::http_host_mismatch(target, host), data))
+            }
+            (host, target) => Ok(host.or(target)),
         }
     }
 
     fn check_origin(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
         let allowed = &self.options.allowed_origins;
-        match Self::header(request, header::ORIGIN) {
-            Some(origin) if !origin_allowed(origin, allowed) => Err(Box::new(reject(
-                StatusCode::FORBIDDEN,
-                UNAUTHORIZED_CODE,
-                text::http_origin_forbidden(origin, allowed),
-                json!({"origin": origin, "allowedOrigins": allowed}),
-                &[],
-            ))),
+        let origin = single_header(request, header::ORIGIN).map_err(|count| {
+            let data = json!({"allowedOrigins": allowed});
+            forbidden(text::http_duplicate_header("Origin", count), data)
+        })?;
+        match origin {
+            Some(origin) if !origin_allowed(origin, allowed) => {
+                let data = json!({"origin": origin, "allowedOrigins": allowed});
+                Err(forbidden(
+                    text::http_origin_forbidden(origin, allowed),
+                    data,
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -395,21 +455,17 @@ impl<S: Send + Sync + 'static> Guard<S> {
         let Some(token) = &self.options.token else {
             return Ok(());
         };
-        let presented = Self::header(request, header::AUTHORIZATION).and_then(|value| {
-            let (scheme, credentials) = value.split_once(' ')?;
-            scheme
-                .eq_ignore_ascii_case("bearer")
-                .then_some(credentials.trim())
-        });
-        let challenge = format!("Bearer realm=\"{}\"", self.options.realm);
-        let (message, challenge) = match presented {
-            None => (text::HTTP_TOKEN_MISSING, challenge),
-            Some(presented) if !bool::from(presented.as_bytes().ct_eq(token.as_bytes())) => (
-                text::HTTP_TOKEN_INVALID,
-                format!("{challenge}, error=\"invalid_token\""),
-            ),
-            Some(_) => return Ok(()),
+        let (message, error) = match bearer(request) {
+            Ok(presented) if bool::from(presented.as_bytes().ct_eq(token.as_bytes())) => {
+                return Ok(());
+            }
+            Ok(_) => (text::HTTP_TOKEN_INVALID, Some("invalid_token")),
+            Err(failure) => failure,
         };
+        let mut challenge = format!("Bearer realm=\"{}\"", self.options.realm);
+        if let Some(error) = error {
+            challenge.push_str(&format!(", error=\"{error}\""));
+        }
         Err(Box::new(reject(
             StatusCode::UNAUTHORIZED,
             UNAUTHORIZED_CODE,
@@ -462,6 +518,20 @@ impl<S: Send + Sync + 'static> Guard<S> {
         )))
     }
 
+    /// The answer to a body that did not arrive in time. The connection is closed after it:
+    /// what is left of the body would otherwise be read as the next request.
+    fn body_too_slow(&self) -> HttpResponse {
+        let limit = self.options.body_timeout;
+        tracing::info!(?limit, "a request body did not arrive in time");
+        reject(
+            StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::INVALID_REQUEST,
+            text::http_body_timeout(limit),
+            json!({"bodyTimeoutMs": limit.as_millis() as u64}),
+            &[(header::CONNECTION, "close".to_string())],
+        )
+    }
+
     fn too_large(&self, length: Option<u64>) -> HttpResponse {
         let limit = self.options.max_body_bytes;
         reject(
@@ -474,138 +544,150 @@ impl<S: Send + Sync + 'static> Guard<S> {
     }
 
     async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
+        match self.admit(request).await {
+            Ok(request) => with_json_rpc_body(self.service.handle(request).await).await,
+            Err(rejection) => *rejection,
+        }
+    }
+
+    /// The request as rmcp gets it, or the answer that stops it here.
+    async fn admit(
+        &self,
+        request: Request<Incoming>,
+    ) -> Result<Request<Full<Bytes>>, Box<HttpResponse>> {
         if let Err(rejection) = self.check(&request) {
-            let rejection = *rejection;
             tracing::info!(
                 method = %request.method(),
                 status = rejection.status().as_u16(),
                 "rejected an HTTP request"
             );
-            return rejection;
+            return Err(rejection);
         }
+        self.check_session(&request).await?;
+        let (parts, body) = request.into_parts();
+        let bytes = self.read_body(&parts, body).await?;
+        let bytes = if parts.method == Method::POST {
+            screen(bytes)?
+        } else {
+            bytes
+        };
+        Ok(Request::from_parts(parts, Full::new(bytes)))
+    }
+
+    /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
+    async fn check_session(&self, request: &Request<Incoming>) -> Result<(), Box<HttpResponse>> {
+        if request.method() != Method::DELETE {
+            return Ok(());
+        }
+        let Some(id) = request.headers().get(SESSION_HEADER) else {
+            return Ok(());
+        };
+        let id = id.to_str().unwrap_or("<not text>");
+        // An error of the session store leaves the answer to rmcp.
+        let known = self.sessions.has_session(&Arc::from(id)).await;
+        if known.unwrap_or(true) {
+            return Ok(());
+        }
+        Err(Box::new(reject(
+            StatusCode::NOT_FOUND,
+            ErrorCode::INVALID_REQUEST,
+            text::HTTP_SESSION_NOT_FOUND.to_string(),
+            json!({"sessionId": id}),
+            &[],
+        )))
+    }
+
+    /// The whole body, within the size limit.
+    async fn read_body(
+        &self,
+        parts: &http::request::Parts,
+        body: Incoming,
+    ) -> Result<Bytes, Box<HttpResponse>> {
         let limit = self.options.max_body_bytes;
-        let declared = request
-            .headers()
+        let declared = parts
+            .headers
             .get(header::CONTENT_LENGTH)
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.parse::<u64>().ok());
         if declared.is_some_and(|length| length > limit as u64) {
-            return self.too_large(declared);
+            return Err(Box::new(self.too_large(declared)));
         }
-        let (parts, body) = request.into_parts();
-        let bytes = match Limited::new(body, limit).collect().await {
-            Ok(collected) => collected.to_bytes(),
+        let collect = Limited::new(body, limit).collect();
+        let Ok(collected) = tokio::time::timeout(self.options.body_timeout, collect).await else {
+            return Err(Box::new(self.body_too_slow()));
+        };
+        match collected {
+            Ok(collected) => Ok(collected.to_bytes()),
             Err(error) if error.is::<http_body_util::LengthLimitError>() => {
-                return self.too_large(None);
+                Err(Box::new(self.too_large(None)))
             }
             Err(error) => {
                 tracing::info!(%error, "the client broke off the request body");
-                return reject(
+                Err(Box::new(reject(
                     StatusCode::BAD_REQUEST,
                     ErrorCode::INVALID_REQUEST,
                     jsonrpc::parse_error(&error.to_string()),
                     json!({}),
                     &[],
-                );
+                )))
             }
-        };
-        let bytes = if parts.method == Method::POST {
-            match jsonrpc::classify(&bytes) {
-                Inbound::Reply(answer) => {
-                    // Malformed messages are 400; a well-formed request for an unknown
-                    // method or with wrong params is answered like any other request.
-                    let code = answer["error"]["code"].as_i64().unwrap_or_default();
-                    let status = if code == i64::from(ErrorCode::PARSE_ERROR.0)
-                        || code == i64::from(ErrorCode::INVALID_REQUEST.0)
-                    {
-                        StatusCode::BAD_REQUEST
-                    } else {
-                        StatusCode::OK
-                    };
-                    return json_reply(status, &answer);
-                }
-                Inbound::Ignore(why) => {
-                    tracing::debug!(%why, "ignored a malformed notification");
-                    let mut response = Response::new(full(Bytes::new()));
-                    *response.status_mut() = StatusCode::ACCEPTED;
-                    return response;
-                }
-                Inbound::Deliver(_) => jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from),
-            }
-        } else {
-            bytes
-        };
-        self.service
-            .handle(Request::from_parts(parts, Full::new(bytes)))
-            .await
-    }
-}
-
-impl<S: Send + Sync + 'static> McpServer<S> {
-    /// Serves Streamable HTTP at `http://addr/mcp` with [`HttpOptions::from_env`], until
-    /// the listener fails.
-    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> Result<(), ServeError> {
-        let listener = TcpListener::bind(addr).await.map_err(ServeError::Io)?;
-        self.serve_http_on(listener, HttpOptions::from_env()).await
-    }
-
-    /// Serves Streamable HTTP on a bound `listener` with `options`.
-    pub async fn serve_http_on(
-        self,
-        listener: TcpListener,
-        options: HttpOptions,
-    ) -> Result<(), ServeError> {
-        let guard = Arc::new(Guard::new(self, options));
-        loop {
-            let (stream, peer): (_, SocketAddr) =
-                listener.accept().await.map_err(ServeError::Io)?;
-            let guard = Arc::clone(&guard);
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request| {
-                    let guard = Arc::clone(&guard);
-                    async move { Ok::<_, Infallible>(guard.handle(request).await) }
-                });
-                if let Err(error) = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await
-                {
-                    tracing::debug!(%peer, %error, "HTTP connection ended with an error");
-                }
-            });
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn list(entries: &[&str]) -> Vec<String> {
-        entries.iter().map(|entry| entry.to_string()).collect()
+/// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
+/// answer. Malformed messages are 400; a well-formed request for an unknown method or with
+/// wrong params is answered like any other request (200).
+fn screen(bytes: Bytes) -> Result<Bytes, Box<HttpResponse>> {
+    match jsonrpc::classify(&bytes) {
+        Inbound::Deliver(_) => Ok(jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from)),
+        Inbound::Reply(answer) => {
+            let code = answer["error"]["code"].as_i64().unwrap_or_default();
+            let malformed = code == i64::from(ErrorCode::PARSE_ERROR.0)
+                || code == i64::from(ErrorCode::INVALID_REQUEST.0);
+            let status = if malformed {
+                StatusCode::BAD_REQUEST
+            } else {
+                StatusCode::OK
+            };
+            Err(Box::new(json_reply(status, &answer)))
+        }
+        Inbound::Ignore(why) => {
+            tracing::debug!(%why, "ignored a malformed notification");
+            let mut response = Response::new(full(Bytes::new()));
+            *response.status_mut() = StatusCode::ACCEPTED;
+            Err(Box::new(response))
+        }
     }
+}
 
-    #[test]
-    fn hosts_match_with_or_without_port() {
-        let allowed = list(DEFAULT_HOSTS);
-        assert!(host_allowed("127.0.0.1:8080", &allowed));
-        assert!(host_allowed("localhost", &allowed));
-        assert!(host_allowed("[::1]:3000", &allowed));
-        assert!(!host_allowed("evil.example:8080", &allowed));
-        assert!(!host_allowed("localhost.evil.example", &allowed));
-        assert!(host_allowed("a.example:80", &list(&["a.example:80"])));
-        assert!(!host_allowed("a.example:81", &list(&["a.example:80"])));
+/// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
+/// plain-text bodies; they get a JSON-RPC error body like every other rejection, keeping
+/// rmcp's status and headers.
+async fn with_json_rpc_body(response: HttpResponse) -> HttpResponse {
+    let content_type = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let structured = content_type.starts_with("application/json")
+        || content_type.starts_with("text/event-stream");
+    if !response.status().is_client_error() || structured {
+        return response;
     }
-
-    #[test]
-    fn origins_match_scheme_host_and_port() {
-        let allowed = list(DEFAULT_ORIGINS);
-        assert!(origin_allowed("http://localhost:5173", &allowed));
-        assert!(origin_allowed("https://127.0.0.1", &allowed));
-        assert!(!origin_allowed("http://evil.example", &allowed));
-        assert!(!origin_allowed("null", &allowed));
-        let exact = list(&["https://app.example"]);
-        assert!(origin_allowed("https://app.example:443", &exact));
-        assert!(!origin_allowed("https://app.example:8443", &exact));
-        assert!(!origin_allowed("http://app.example", &exact));
+    let (parts, body) = response.into_parts();
+    // rmcp's rejection texts are one short sentence; a longer body is not one of them.
+    let detail = match Limited::new(body, REJECTION_DETAIL_BYTES).collect().await {
+        Ok(collected) => String::from_utf8_lossy(&collected.to_bytes()).into_owned(),
+        Err(_) => String::new(),
+    };
+    let message = text::http_transport_rejection(parts.status, &detail);
+    let data = json!({"detail": detail});
+    let mut rejection = reject(parts.status, ErrorCode::INVALID_REQUEST, message, data, &[]);
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            rejection.headers_mut().insert(name.clone(), value.clone());
+        }
     }
+    rejection
 }

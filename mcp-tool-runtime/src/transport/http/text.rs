@@ -67,3 +67,56 @@ pub(super) const HTTP_TOKEN_MISSING: &str = "Unauthorized: this server requires 
 
 /// HTTP 401 with a wrong token.
 pub(super) const HTTP_TOKEN_INVALID: &str = "Unauthorized: the bearer token is not valid. Send the header 'Authorization: Bearer <token>' with the token this server was configured with.";
+
+/// HTTP 403 for a `Host` or `Origin` header sent more than once.
+pub(super) fn http_duplicate_header(name: &str, count: usize) -> String {
+    format!(
+        "Forbidden: the request has {count} {name} headers (DNS rebinding protection). Send exactly one."
+    )
+}
+
+/// HTTP 403 for an absolute-form request target whose authority is not the `Host`.
+pub(super) fn http_host_mismatch(target: &str, host: &str) -> String {
+    format!(
+        "Forbidden: the request target names '{target}' but the Host header is '{host}' (DNS rebinding protection). Send the same host in both, or a target of the form '/mcp'."
+    )
+}
+
+/// HTTP 401 for more than one `Authorization` header.
+pub(super) const HTTP_TOKEN_DUPLICATE: &str = "Unauthorized: the request has more than one Authorization header. Send exactly one: 'Authorization: Bearer <token>'.";
+
+/// HTTP 401 for a bearer credential that is not exactly `Bearer <token>`.
+pub(super) const HTTP_TOKEN_MALFORMED: &str = "Unauthorized: the Authorization header is malformed. Send exactly 'Authorization: Bearer <token>': one space after 'Bearer' and no whitespace in or after the token.";
+
+/// HTTP 404 for an `Mcp-Session-Id` that names no session.
+pub(super) const HTTP_SESSION_NOT_FOUND: &str = "Not found: there is no session with this Mcp-Session-Id; it was closed or has expired. Start a new session: send 'initialize' without an Mcp-Session-Id header.";
+
+/// A rejection from rmcp's HTTP service, whose own text is `detail`.
+pub(super) fn http_transport_rejection(status: http::StatusCode, detail: &str) -> String {
+    let detail = detail.trim().trim_end_matches('.');
+    match status.as_u16() {
+        404 if detail.contains("Session not found") => HTTP_SESSION_NOT_FOUND.to_string(),
+        415 => "Unsupported media type: send the body with 'Content-Type: application/json'."
+            .to_string(),
+        _ if detail.is_empty() => format!(
+            "{}: the request was rejected.",
+            status.canonical_reason().unwrap_or("Rejected")
+        ),
+        _ => format!("{detail}."),
+    }
+}
+
+/// HTTP 503 for a connection past the cap.
+pub(super) fn http_too_many_connections(cap: usize) -> String {
+    format!(
+        "Service unavailable: the server is serving its limit of {cap} connections. Retry in a moment, or reuse an open connection."
+    )
+}
+
+/// HTTP 408 for a body that did not arrive in time.
+pub(super) fn http_body_timeout(limit: std::time::Duration) -> String {
+    format!(
+        "Request timeout: the request body did not arrive within {} ms. Send the whole body at once.",
+        limit.as_millis()
+    )
+}

@@ -12,8 +12,10 @@ use serde_json::{Map, Value, json};
 
 use crate::server::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found};
 
+mod lifecycle;
 mod text;
 
+pub(crate) use lifecycle::{before_initialize, is_initialize};
 #[cfg(feature = "http")]
 pub(crate) use text::parse_error;
 

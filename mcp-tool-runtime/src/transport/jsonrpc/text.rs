@@ -120,3 +120,13 @@ pub(super) fn message_too_large(limit: usize) -> String {
         byte_size(limit)
     )
 }
+
+/// Why a notification or a response before `initialize` was dropped (a log line).
+pub(super) const IGNORED_BEFORE_INITIALIZE: &str = "a notification or response before initialize";
+
+/// A request other than `initialize` and `ping` before the session is initialized.
+pub(super) fn not_initialized(method: &str) -> String {
+    format!(
+        "Invalid request: '{method}' was sent before the session is initialized. Send 'initialize' first, then 'notifications/initialized'; only 'ping' is answered before that."
+    )
+}

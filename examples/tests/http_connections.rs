@@ -1,0 +1,197 @@
+//! How HTTP connections are served: latency on a kept-alive session. Against the real
+//! `inventory` binary over sockets on 127.0.0.1.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use mcp_tool_test_support::http::{Connection, HttpServer, initialize_body};
+use serde_json::json;
+
+const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
+
+/// Opens a session on `connection` and returns its id.
+fn open_session(connection: &mut Connection) -> String {
+    let reply = connection.post(&[], initialize_body().as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
+    let notified = connection.post(
+        &[("Mcp-Session-Id", &session)],
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(notified.status, 202, "{notified:?}");
+    session
+}
+
+/// The median time of 50 requests on `connection`, each body made by `body(id)` and its
+/// answer checked by `check`.
+fn p50(
+    connection: &mut Connection,
+    headers: &[(&str, &str)],
+    body: impl Fn(u64) -> serde_json::Value,
+    check: impl Fn(&serde_json::Value),
+) -> Duration {
+    let mut times: Vec<Duration> = (0..50)
+        .map(|id| {
+            let started = Instant::now();
+            let reply = connection.post(headers, body(id).to_string().as_bytes());
+            let took = started.elapsed();
+            check(&reply.messages()[0]);
+            took
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+#[test]
+fn stateful_calls_on_one_connection_answer_in_under_20_ms_at_p50() {
+    let server = HttpServer::start(INVENTORY, &[], &[]);
+    let mut connection = Connection::open(&server.addr);
+    let session = open_session(&mut connection);
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let ping = p50(
+        &mut connection,
+        &headers,
+        |id| json!({"jsonrpc": "2.0", "id": id, "method": "ping"}),
+        |answer| assert_eq!(answer["result"], json!({}), "{answer}"),
+    );
+    let call = p50(
+        &mut connection,
+        &headers,
+        |id| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": "get_user", "arguments": {"user_id": 2}}})
+        },
+        |answer| assert_eq!(answer["result"]["isError"], false, "{answer}"),
+    );
+    eprintln!("stateful over one connection: ping p50 {ping:?}, tools/call p50 {call:?}");
+    // Nagle's algorithm meeting delayed ACKs costs about 40 ms per answer; without it a ping
+    // takes well under 2 ms. The bound is generous so that a loaded machine does not fail it.
+    assert!(ping < Duration::from_millis(20), "ping p50 {ping:?}");
+    assert!(call < Duration::from_millis(20), "tools/call p50 {call:?}");
+}
+
+/// Opens `count` connections that send nothing, as an idle client holds them.
+fn idle_connections(addr: &str, count: usize) -> Vec<TcpStream> {
+    (0..count)
+        .map(|_| TcpStream::connect(addr).expect("connect"))
+        .collect()
+}
+
+#[test]
+fn running_out_of_file_descriptors_does_not_stop_the_listener() {
+    // 48 files: the process needs some two dozen of its own; the connections take the rest
+    // well before the default cap of 512 would refuse them.
+    let mut server = HttpServer::start_with_file_limit(INVENTORY, &["--stateless"], &[], 48);
+    let idle = idle_connections(&server.addr, 80);
+    thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        server.exited(),
+        None,
+        "the server died out of file descriptors"
+    );
+    drop(idle);
+    let reply = server.post(&[], initialize_body());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(server.exited(), None);
+}
+
+#[test]
+fn connections_past_the_cap_get_503_and_the_others_are_served() {
+    let server = HttpServer::start(INVENTORY, &["--stateless", "--max-connections", "4"], &[]);
+    let mut idle = idle_connections(&server.addr, 4);
+    thread::sleep(Duration::from_millis(200));
+    let reply = server.post(&[], initialize_body());
+    assert_eq!(reply.status, 503, "{reply:?}");
+    assert_eq!(reply.header("retry-after"), Some("1"));
+    let body = reply.json();
+    assert_eq!(
+        body["error"],
+        json!({"code": -32000, "message": "Service unavailable: the server is serving its \
+            limit of 4 connections. Retry in a moment, or reuse an open connection.",
+            "data": {"maxConnections": 4, "httpStatus": 503}})
+    );
+    // One closes: its place is free again.
+    drop(idle.pop());
+    thread::sleep(Duration::from_millis(200));
+    let reply = server.post(&[], initialize_body());
+    assert_eq!(reply.status, 200, "{reply:?}");
+}
+
+/// Reads until the server closes `stream`: what it sent, and how long that took. Fails the
+/// test if the server keeps the connection open for `within`.
+fn read_until_closed(mut stream: TcpStream, within: Duration) -> (String, Duration) {
+    let started = Instant::now();
+    stream.set_read_timeout(Some(within)).expect("timeout");
+    let mut received = Vec::new();
+    let mut buffer = [0; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(count) => received.extend_from_slice(&buffer[..count]),
+            Err(error) if error.kind() == ErrorKind::ConnectionReset => break,
+            Err(error) => panic!("still open after {:?}: {error}", started.elapsed()),
+        }
+    }
+    (
+        String::from_utf8_lossy(&received).into_owned(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn silent_slow_and_idle_connections_are_closed_after_the_header_timeout() {
+    let server = HttpServer::start(
+        INVENTORY,
+        &["--stateless", "--header-timeout-ms", "500"],
+        &[],
+    );
+    let within = Duration::from_secs(5);
+    // Nothing at all.
+    let silent = TcpStream::connect(&server.addr).expect("connect");
+    let (_, took) = read_until_closed(silent, within);
+    eprintln!("silent connection closed after {took:?}");
+    assert!(took >= Duration::from_millis(400), "closed after {took:?}");
+    // Half a header, then nothing.
+    let mut slow = TcpStream::connect(&server.addr).expect("connect");
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n")
+        .expect("write");
+    let (_, took) = read_until_closed(slow, within);
+    eprintln!("slow header closed after {took:?}");
+    // One answered request, then idle.
+    let mut connection = Connection::open(&server.addr);
+    let reply = connection.post(&[], initialize_body().as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let (_, took) = read_until_closed(connection.into_stream(), within);
+    eprintln!("idle connection closed after {took:?}");
+}
+
+#[test]
+fn a_slow_body_gets_408_and_its_connection_closed() {
+    let server = HttpServer::start(INVENTORY, &["--stateless", "--body-timeout-ms", "500"], &[]);
+    let mut stream = TcpStream::connect(&server.addr).expect("connect");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: \
+         application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{\"jsonrpc\"",
+        server.addr
+    );
+    stream.write_all(head.as_bytes()).expect("write");
+    let (received, took) = read_until_closed(stream, Duration::from_secs(5));
+    eprintln!("slow body answered and closed after {took:?}");
+    assert!(received.starts_with("HTTP/1.1 408"), "{received}");
+    assert!(
+        received.contains(
+            "\"message\":\"Request timeout: the request body did not arrive within 500 ms. \
+             Send the whole body at once.\""
+        ),
+        "{received}"
+    );
+}

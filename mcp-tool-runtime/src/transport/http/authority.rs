@@ -1,0 +1,156 @@
+//! `Host` and `Origin` values: parsed strictly, then matched against the allowlists.
+//!
+//! Splitting a value at its last `:` would read `localhost:1@evil.com`, `localhost:evil.com`
+//! or `[::1]evil.com` as a localhost name, and a browser or proxy that reads them as written
+//! reaches another host: the DNS rebinding defence would pass what it exists to stop. A
+//! request's value is therefore read as the grammar has it (a name or an IPv6 literal, then
+//! an optional numeric port, nothing else), and anything else is not allowed. Allowlist
+//! entries are the operator's own and keep the lenient split (they may say `:*`).
+
+/// `host` or `host:port` (IPv6 in brackets), split leniently: for allowlist entries.
+fn split_host(authority: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((host, tail)) => (host, tail.strip_prefix(':')),
+            None => (authority, None),
+        };
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if !host.contains(':') => (host, Some(port)),
+        _ => (authority, None),
+    }
+}
+
+/// A request's `host[:port]`, or `None` when it is anything more: userinfo, a path, a port
+/// that is not a number, text after an IPv6 literal. An empty port (`host:`) is no port.
+fn parse_authority(authority: &str) -> Option<(&str, Option<&str>)> {
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(rest) => {
+            let (host, tail) = rest.split_once(']')?;
+            let port = if tail.is_empty() {
+                None
+            } else {
+                Some(tail.strip_prefix(':')?)
+            };
+            let literal = host
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.');
+            literal.then_some((host, port))?
+        }
+        None => {
+            let (host, port) = authority
+                .split_once(':')
+                .map_or((authority, None), |(host, port)| (host, Some(port)));
+            let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_');
+            host.chars().all(name_char).then_some((host, port))?
+        }
+    };
+    let port = port.filter(|port| !port.is_empty());
+    let numeric =
+        port.is_none_or(|port| port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit()));
+    (!host.is_empty() && numeric).then_some((host, port))
+}
+
+pub(super) fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let Some((name, port)) = parse_authority(host) else {
+        return false;
+    };
+    allowed.iter().any(|entry| {
+        if entry == "*" {
+            return true;
+        }
+        let (entry_name, entry_port) = split_host(entry);
+        entry_name.eq_ignore_ascii_case(name) && (entry_port.is_none() || entry_port == port)
+    })
+}
+
+fn default_port(scheme: &str) -> Option<&'static str> {
+    match scheme {
+        "http" => Some("80"),
+        "https" => Some("443"),
+        _ => None,
+    }
+}
+
+pub(super) fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
+    let Some((scheme, authority)) = origin.split_once("://") else {
+        return allowed.iter().any(|entry| entry == "*" || entry == origin);
+    };
+    let authority = authority.strip_suffix('/').unwrap_or(authority);
+    let Some((name, port)) = parse_authority(authority) else {
+        return false;
+    };
+    let port = port.or_else(|| default_port(scheme));
+    allowed.iter().any(|entry| {
+        if entry == "*" {
+            return true;
+        }
+        match entry.split_once("://") {
+            // A bare host: any scheme, any port.
+            None => entry.eq_ignore_ascii_case(name),
+            Some((entry_scheme, entry_authority)) => {
+                let (entry_name, entry_port) = split_host(entry_authority.trim_end_matches('/'));
+                let entry_port = entry_port.or_else(|| default_port(entry_scheme));
+                entry_scheme.eq_ignore_ascii_case(scheme)
+                    && entry_name.eq_ignore_ascii_case(name)
+                    && (entry_port == Some("*") || entry_port == port)
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DEFAULT_HOSTS, DEFAULT_ORIGINS};
+    use super::*;
+
+    fn list(entries: &[&str]) -> Vec<String> {
+        entries.iter().map(|entry| entry.to_string()).collect()
+    }
+
+    #[test]
+    fn hosts_match_with_or_without_port() {
+        let allowed = list(DEFAULT_HOSTS);
+        assert!(host_allowed("127.0.0.1:8080", &allowed));
+        assert!(host_allowed("localhost", &allowed));
+        assert!(host_allowed("[::1]:3000", &allowed));
+        assert!(host_allowed("[::1]", &allowed));
+        assert!(!host_allowed("evil.example:8080", &allowed));
+        assert!(!host_allowed("localhost.evil.example", &allowed));
+        assert!(host_allowed("a.example:80", &list(&["a.example:80"])));
+        assert!(!host_allowed("a.example:81", &list(&["a.example:80"])));
+    }
+
+    #[test]
+    fn malformed_hosts_are_never_allowed() {
+        let allowed = list(DEFAULT_HOSTS);
+        for host in [
+            "localhost:evil.com",
+            "localhost:8080@evil.com",
+            "[::1]evil.com",
+            "[::1]:80:80",
+            "localhost/evil",
+            "localhost:123456",
+            "",
+            "[evil.com]",
+        ] {
+            assert!(!host_allowed(host, &allowed), "{host}");
+            assert!(!host_allowed(host, &list(&["*"])), "{host}");
+        }
+    }
+
+    #[test]
+    fn origins_match_scheme_host_and_port() {
+        let allowed = list(DEFAULT_ORIGINS);
+        assert!(origin_allowed("http://localhost:5173", &allowed));
+        assert!(origin_allowed("https://127.0.0.1", &allowed));
+        assert!(!origin_allowed("http://evil.example", &allowed));
+        assert!(!origin_allowed("null", &allowed));
+        assert!(!origin_allowed("http://localhost:5173@evil.com", &allowed));
+        assert!(!origin_allowed("http://localhost:evil.com", &allowed));
+        let exact = list(&["https://app.example"]);
+        assert!(origin_allowed("https://app.example:443", &exact));
+        assert!(!origin_allowed("https://app.example:8443", &exact));
+        assert!(!origin_allowed("http://app.example", &exact));
+    }
+}
