@@ -8,6 +8,7 @@
 
 mod fixtures;
 
+mod bounded;
 mod caching;
 mod codes;
 mod constraints;

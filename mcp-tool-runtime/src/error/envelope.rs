@@ -29,9 +29,12 @@ pub struct ErrorEnvelope {
     pub hint: Option<String>,
     /// The id under which the server logged this error.
     pub correlation_id: String,
-    /// One entry per argument problem.
+    /// One entry per argument problem, the first 20 when there are more.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub violations: Vec<ViolationEntry>,
+    /// How many argument problems there are, when `violations` holds only the first of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violations_total: Option<usize>,
     /// Extra machine-readable details from the tool author.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,

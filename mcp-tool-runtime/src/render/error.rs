@@ -3,8 +3,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use super::phrases::thousands;
 use super::violation::entry;
-use crate::error::{ErrorCode, ErrorEnvelope, Message, ToolError};
+use crate::error::{ErrorCode, ErrorEnvelope, Message, PathSegment, ToolError, Violation};
+
+/// How many argument problems an answer spells out. The rest are summarised in one line and
+/// counted in the envelope, so that a huge bad call gets a bounded answer.
+pub(crate) const MAX_REPORTED_VIOLATIONS: usize = 20;
 
 impl ToolError {
     /// The message the model reads (for a masked error, the generic one: the masked message
@@ -38,7 +43,14 @@ impl ToolError {
             retry_after: self.retry_after(),
             hint: self.hint().map(str::to_string),
             correlation_id: correlation_id.to_string(),
-            violations: self.violations().iter().map(entry).collect(),
+            violations: self
+                .violations()
+                .iter()
+                .take(MAX_REPORTED_VIOLATIONS)
+                .map(entry)
+                .collect(),
+            violations_total: (self.violations().len() > MAX_REPORTED_VIOLATIONS)
+                .then_some(self.violations().len()),
             details: self.details().cloned(),
         }
     }
@@ -96,9 +108,15 @@ fn masked_internal_error(tool: &str, correlation_id: &str) -> String {
     )
 }
 
-/// The text block of an error result: for argument problems the headline, one line per
-/// problem and the shape of a valid call; otherwise the message and how to go on.
-pub(crate) fn error_text(envelope: &ErrorEnvelope, tool: &str, valid_call: &str) -> String {
+/// The text block of `error`'s result: for argument problems the headline, one line per
+/// problem (at most [`MAX_REPORTED_VIOLATIONS`], then a summary of the rest) and the shape of
+/// a valid call; otherwise the message and how to go on.
+pub(crate) fn error_text(
+    error: &ToolError,
+    envelope: &ErrorEnvelope,
+    tool: &str,
+    valid_call: &str,
+) -> String {
     if envelope.violations.is_empty() {
         return message_and_next_step(envelope);
     }
@@ -107,10 +125,62 @@ pub(crate) fn error_text(envelope: &ErrorEnvelope, tool: &str, valid_call: &str)
         text.push_str("\n- ");
         text.push_str(&violation.message);
     }
+    if let Some((shown, omitted)) = error.violations().split_at_checked(MAX_REPORTED_VIOLATIONS)
+        && !omitted.is_empty()
+    {
+        text.push_str("\n- ");
+        text.push_str(&omitted_summary(shown, omitted));
+    }
     if !valid_call.is_empty() {
         text.push_str(&format!("\nValid call: {tool}({valid_call})"));
     }
     text
+}
+
+/// "…and 119,980 more problems of the same kinds under tags[…]."
+fn omitted_summary(shown: &[Violation], omitted: &[Violation]) -> String {
+    let problems = if omitted.len() == 1 {
+        "problem"
+    } else {
+        "problems"
+    };
+    let mut new_kinds: Vec<&str> = Vec::new();
+    for kind in omitted.iter().map(|v| v.kind.problem()) {
+        let seen = shown.iter().any(|v| v.kind.problem() == kind);
+        if !seen && !new_kinds.contains(&kind) {
+            new_kinds.push(kind);
+        }
+    }
+    let kinds = if new_kinds.is_empty() {
+        "of the same kinds".to_string()
+    } else {
+        format!("(among them {})", new_kinds.join(", "))
+    };
+    let mut places: Vec<String> = Vec::new();
+    for place in omitted.iter().map(|v| place(v.path.segments())) {
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    let shown_places = places.len().min(3);
+    let mut under = places[..shown_places].join(", ");
+    if places.len() > shown_places {
+        under.push_str(" and elsewhere");
+    }
+    format!(
+        "…and {} more {problems} {kinds} under {under}.",
+        thousands(omitted.len())
+    )
+}
+
+/// Where a problem is, as wide as a summary needs: its argument, and `[…]` for its items.
+fn place(segments: &[PathSegment]) -> String {
+    match segments {
+        [] => "the arguments".into(),
+        [PathSegment::Key(key), PathSegment::Index(_), ..] => format!("{key}[…]"),
+        [PathSegment::Key(key), ..] => key.clone(),
+        [PathSegment::Index(_), ..] => "[…]".into(),
+    }
 }
 
 /// The message, the hint, and whether and when to retry.
@@ -158,11 +228,14 @@ mod tests {
             .with_hint("Wait a bit.")
             .with_retry_after(Duration::from_secs(3));
         assert_eq!(
-            error_text(&error.envelope("t", "id"), "t", ""),
+            error_text(&error, &error.envelope("t", "id"), "t", ""),
             "Slow down.\nHint: Wait a bit.\nThis is temporary: retry after 3 seconds."
         );
         let plain = ToolError::not_found("No.");
-        assert_eq!(error_text(&plain.envelope("t", "id"), "t", ""), "No.");
+        assert_eq!(
+            error_text(&plain, &plain.envelope("t", "id"), "t", ""),
+            "No."
+        );
     }
 
     #[test]

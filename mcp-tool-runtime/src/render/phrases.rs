@@ -271,6 +271,19 @@ pub(crate) fn byte_size(bytes: usize) -> String {
     }
 }
 
+/// A count with thousands separators: "119,980".
+pub(crate) fn thousands(count: usize) -> String {
+    let digits = count.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (position, digit) in digits.chars().enumerate() {
+        if position > 0 && (digits.len() - position).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// "5 s", "250 ms", "1.5 s".
 pub(crate) fn duration(limit: std::time::Duration) -> String {
     let millis = limit.as_millis();
@@ -299,6 +312,19 @@ mod tests {
         assert!(shown.ends_with("…'"));
         let exact = "y".repeat(MAX_RECEIVED_CHARS);
         assert_eq!(received(&json!(exact)), format!("'{exact}'"));
+    }
+
+    #[test]
+    fn counts_have_thousands_separators() {
+        for (count, written) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (119_980, "119,980"),
+            (1_000_000, "1,000,000"),
+        ] {
+            assert_eq!(thousands(count), written);
+        }
     }
 
     #[test]

@@ -62,7 +62,7 @@ pub(crate) fn error_result(
     correlation_id: &str,
 ) -> CallToolResult {
     let envelope = error.envelope(tool, correlation_id);
-    let text = error_text(&envelope, tool, valid_call);
+    let text = error_text(error, &envelope, tool, valid_call);
     let envelope = serde_json::to_value(&envelope).unwrap_or_default();
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     // A TypeScript SDK 1.x client validates structuredContent against the outputSchema even
