@@ -17,6 +17,7 @@ use crate::validate_attr::{Rule, Validator, Written};
 pub(crate) fn tool(tool: &Tool, errors: &mut Errors) {
     check_signature(&tool.signature, &tool.output, errors);
     check_receiver(tool, errors);
+    check_borrowed_output(&tool.output, errors);
     check_contexts(tool, errors);
     for arg in &tool.args {
         check_arg_type(&arg.ty, errors);
@@ -81,6 +82,28 @@ fn check_signature(sig: &Signature, output: &Type, errors: &mut Errors) {
             impl_trait,
             "a tool cannot return `impl Trait`: name a concrete type such as `String` or \
              `Json<T>` (write `async fn` instead of returning `impl Future`)",
+        );
+    }
+}
+
+/// A result lives on after the call, so it cannot borrow from the arguments or the state:
+/// only `&'static` references may be returned.
+fn check_borrowed_output(output: &Type, errors: &mut Errors) {
+    let Type::Reference(reference) = output else {
+        return;
+    };
+    let is_static = reference
+        .lifetime
+        .as_ref()
+        .is_some_and(|lifetime| lifetime.ident == "static");
+    if !is_static {
+        errors.spanned(
+            reference,
+            format!(
+                "a tool's result outlives the call, so it cannot borrow from `self` or an \
+                 argument: return an owned value such as `String` instead of `{}`",
+                type_text(output)
+            ),
         );
     }
 }

@@ -100,6 +100,25 @@ impl Validator {
         }
     }
 
+    /// How its options are written, for the error on options that are not `key = value`.
+    fn example(self) -> &'static str {
+        match self {
+            Validator::Range => "range(min = 1, max = 100)",
+            Validator::Length => "length(min = 1, max = 5)` or `length(equal = 8)",
+            Validator::Regex => "regex(path = *MY_REGEX)",
+            Validator::Custom => "custom(function = my_check)",
+            Validator::Contains => "contains(pattern = \"text\")",
+            Validator::DoesNotContain => "does_not_contain(pattern = \"text\")",
+            Validator::Ip => "ip(v4)",
+            Validator::Nested => "nested",
+            Validator::Email => "email(message = \"...\")",
+            Validator::Url => "url(message = \"...\")",
+            Validator::NonControlCharacter => "non_control_character(message = \"...\")",
+            Validator::Required => "required(message = \"...\")",
+            Validator::CreditCard => "credit_card(message = \"...\")",
+        }
+    }
+
     /// The validator the user named, if it exists.
     fn named(name: &str) -> Option<Validator> {
         Validator::ALL
@@ -205,7 +224,20 @@ fn parse_rule(entry: Meta, errors: &mut Errors) -> Option<Rule> {
             None
         }
         Meta::List(list) => {
-            let options = entries(list.tokens.clone(), errors)?
+            let parsed =
+                Punctuated::<Meta, Token![,]>::parse_terminated.parse2(list.tokens.clone());
+            let Ok(parsed) = parsed else {
+                // `range(1, 100)`: syn would only say "expected identifier".
+                errors.spanned(
+                    &list.tokens,
+                    format!(
+                        "name each option of `{name}`: write `{}`",
+                        validator.example()
+                    ),
+                );
+                return None;
+            };
+            let options = parsed
                 .into_iter()
                 .map(|option| parse_option(validator, option, errors))
                 .collect();
