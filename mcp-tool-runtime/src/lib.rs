@@ -117,6 +117,20 @@ pub mod __private {
     {
     }
 
+    /// Fails to compile, at the default's expression, when an argument's default cannot be
+    /// published in the input schema.
+    pub const fn assert_published_default<T: PublishedDefault>() {}
+
+    /// Types whose `#[arg(default = ...)]` value the input schema can show.
+    #[diagnostic::on_unimplemented(
+        message = "the default of an argument of type `{Self}` cannot be published in the input schema",
+        label = "`{Self}` does not implement `Serialize`, so schemars would leave this default out",
+        note = "derive it: #[derive(serde::Serialize)], or drop the default"
+    )]
+    pub trait PublishedDefault {}
+
+    impl<T: serde::Serialize> PublishedDefault for T {}
+
     /// Fails to compile, at the return type, when a type cannot be returned from a tool.
     pub const fn assert_output<T: crate::IntoToolOutput>() {}
 

@@ -212,6 +212,8 @@ fn default_function(arg: &Arg, expr: &Expr, items: &mut Vec<TokenStream>) -> Tok
         fn #function() -> #ty {
             #value
         }
+        // schemars leaves out a default it cannot serialize, without a word: refuse it here.
+        const _: () = ::mcp_tool_runtime::__private::assert_published_default::<#ty>();
     ));
     quote!(#[serde(default = #path)])
 }
