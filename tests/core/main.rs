@@ -9,6 +9,7 @@
 mod fixtures;
 
 mod caching;
+mod closed_objects;
 mod codes;
 mod constraints;
 mod descriptions;

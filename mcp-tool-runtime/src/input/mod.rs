@@ -9,6 +9,7 @@
 //!    to find *every* problem with its path (see [`walk`]), since serde stops at the first.
 
 mod formats;
+mod keys;
 mod repair;
 mod spec;
 mod suggest;
@@ -47,13 +48,14 @@ where
             return Err(ToolError::invalid_arguments(spec.tool, vec![violation]));
         }
     };
-    if spec.checks_unknown_keys && spec.has_unknown_key(value) {
-        return Err(slow_path(value, spec, None));
+    if let Some(error) = unknown_keys(value, spec) {
+        return Err(error);
     }
     match A::deserialize(value) {
         Ok(arguments) => validated(arguments, spec),
         Err(error) => match repair::repair(value, &spec.schema, mode) {
             Some(repaired) => match A::deserialize(&repaired) {
+                Ok(_) if let Some(error) = unknown_keys(&repaired, spec) => Err(error),
                 Ok(arguments) => validated(arguments, spec),
                 // Reported on the repaired value: what was repaired is not a problem.
                 Err(error) => Err(slow_path(&repaired, spec, Some(error))),
@@ -61,6 +63,16 @@ where
             None => Err(slow_path(value, spec, Some(error))),
         },
     }
+}
+
+/// Every problem of arguments that hold a key no closed object names, which serde may
+/// have ignored; `None` when there is none (or the walk, which says which, finds none).
+fn unknown_keys(value: &Value, spec: &InputSpec) -> Option<ToolError> {
+    if !spec.checks_unknown_keys || !keys::has_unknown_key(&spec.schema, value) {
+        return None;
+    }
+    let violations = walk::violations(&spec.schema, value);
+    (!violations.is_empty()).then(|| ToolError::invalid_arguments(spec.tool, violations))
 }
 
 /// A call that sent no arguments: fine for a tool whose arguments are all optional;

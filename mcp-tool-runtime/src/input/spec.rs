@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use crate::schema::close_nested_objects;
+
 /// A tool's input as validation sees it: the canonical schema, the top-level argument
 /// names, and whether the runtime itself must reject unknown keys.
 #[derive(Debug)]
@@ -12,13 +14,16 @@ pub(crate) struct InputSpec {
     pub(crate) schema: Value,
     /// The top-level argument names, in declaration order.
     pub(crate) argument_names: Vec<String>,
-    /// The arguments are a user's own type, which may accept keys its schema does not name.
+    /// Some object of the input may accept keys its schema does not name (a nested struct,
+    /// or a user's own arguments type): the runtime checks keys itself.
     pub(crate) checks_unknown_keys: bool,
 }
 
 impl InputSpec {
-    /// The spec of `tool`'s input with the canonical `schema`.
-    pub(crate) fn new(tool: &'static str, schema: Value) -> Self {
+    /// The spec of `tool`'s input with the canonical `schema`, whose nested objects are
+    /// closed here (see [`close_nested_objects`]).
+    pub(crate) fn new(tool: &'static str, mut schema: Value) -> Self {
+        let checks_unknown_keys = close_nested_objects(&mut schema);
         let argument_names = schema
             .get("properties")
             .and_then(Value::as_object)
@@ -28,17 +33,8 @@ impl InputSpec {
             tool,
             schema,
             argument_names,
-            checks_unknown_keys: false,
+            checks_unknown_keys,
         }
-    }
-
-    /// Whether `arguments` holds a top-level key that is not an argument.
-    pub(crate) fn has_unknown_key(&self, arguments: &Value) -> bool {
-        arguments.as_object().is_some_and(|object| {
-            object
-                .keys()
-                .any(|key| !self.argument_names.iter().any(|known| known == key))
-        })
     }
 
     /// The position of a top-level argument in declaration order.
