@@ -24,3 +24,4 @@ mod schemas;
 mod type_mismatches;
 mod unknown_tools;
 mod whole_input;
+mod wire_names;

@@ -15,6 +15,7 @@ mod spec;
 mod suggest;
 mod validator;
 mod walk;
+mod wire;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};

@@ -17,6 +17,9 @@ pub(crate) struct InputSpec {
     /// Some object of the input may accept keys its schema does not name (a nested struct,
     /// or a user's own arguments type): the runtime checks keys itself.
     pub(crate) checks_unknown_keys: bool,
+    /// Top-level arguments whose property is not their Rust name (`#[serde(rename)]`), as
+    /// `(field, property)`, for paths that `validator` writes in Rust names.
+    pub(crate) renames: Vec<(&'static str, &'static str)>,
 }
 
 impl InputSpec {
@@ -34,11 +37,15 @@ impl InputSpec {
             schema,
             argument_names,
             checks_unknown_keys,
+            renames: Vec::new(),
         }
     }
 
-    /// The position of a top-level argument in declaration order.
-    pub(crate) fn position(&self, name: &str) -> Option<usize> {
-        self.argument_names.iter().position(|known| known == name)
+    /// The property of the top-level argument whose Rust name is `field`, if it was renamed.
+    pub(crate) fn renamed(&self, field: &str) -> Option<&'static str> {
+        self.renames
+            .iter()
+            .find(|(rust, _)| *rust == field)
+            .map(|(_, property)| *property)
     }
 }

@@ -4,6 +4,7 @@ use serde_json::{Number, Value};
 use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
 
 use super::spec::InputSpec;
+use super::wire::{declared_order, wire_path};
 use crate::error::{
     ArgPath, LengthUnit, NumberRange, PathSegment, StringFormat, Violation, ViolationKind,
 };
@@ -13,16 +14,9 @@ use crate::schema::{SchemaDoc, describe};
 pub(super) fn violations(errors: &ValidationErrors, spec: &InputSpec) -> Vec<Violation> {
     let doc = SchemaDoc::new(&spec.schema);
     let mut out = Vec::new();
-    collect(errors, &ArgPath::root(), &doc, &mut out);
-    out.sort_by_cached_key(|violation| {
-        let position = violation
-            .path
-            .top_level()
-            .and_then(|name| spec.position(name))
-            .unwrap_or(usize::MAX);
-        // The path itself, not its text: `items[2]` comes before `items[10]`.
-        (position, violation.path.clone())
-    });
+    collect(errors, &ArgPath::root(), &doc, spec, &mut out);
+    // As declared at every level; indices as numbers: `items[2]` before `items[10]`.
+    out.sort_by_cached_key(|violation| declared_order(&doc, &violation.path));
     out
 }
 
@@ -34,22 +28,26 @@ fn field_path(base: &ArgPath, field: &str) -> ArgPath {
     }
 }
 
+/// The violations of `errors`, found at `base` (in Rust field names).
 fn collect(
     errors: &ValidationErrors,
     base: &ArgPath,
     doc: &SchemaDoc<'_>,
+    spec: &InputSpec,
     out: &mut Vec<Violation>,
 ) {
     for (field, kind) in errors.errors() {
         let path = field_path(base, field);
         match kind {
             ValidationErrorsKind::Field(list) => {
-                out.extend(list.iter().map(|error| violation(error, &path, doc)));
+                // `validator` names Rust fields; the model reads the names it sent.
+                let wire = wire_path(doc, &path, spec);
+                out.extend(list.iter().map(|error| violation(error, &wire, doc)));
             }
-            ValidationErrorsKind::Struct(inner) => collect(inner, &path, doc, out),
+            ValidationErrorsKind::Struct(inner) => collect(inner, &path, doc, spec, out),
             ValidationErrorsKind::List(items) => {
                 for (index, inner) in items {
-                    collect(inner, &path.index(*index), doc, out);
+                    collect(inner, &path.index(*index), doc, spec, out);
                 }
             }
         }

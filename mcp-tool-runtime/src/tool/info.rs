@@ -216,6 +216,13 @@ impl ToolInfoBuilder {
         self
     }
 
+    /// The argument whose Rust name is `field` is sent as `property`
+    /// (`#[serde(rename = "...")]`), so that a `validator` error names what the model sent.
+    pub fn renamed_argument(mut self, field: &'static str, property: &'static str) -> Self {
+        self.info.input.renames.push((field, property));
+        self
+    }
+
     /// The tool's time limit in milliseconds; overrides the server's default.
     pub fn timeout_ms(mut self, millis: u64) -> Self {
         self.info.timeout = Some(Duration::from_millis(millis));
