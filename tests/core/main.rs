@@ -12,6 +12,7 @@ mod caching;
 mod closed_objects;
 mod codes;
 mod constraints;
+mod custom_rules;
 mod descriptions;
 mod enums_and_defaults;
 mod envelope;

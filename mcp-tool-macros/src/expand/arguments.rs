@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, LitStr, Type};
 
 use super::default::default_value;
+use super::each;
 use super::runtime;
 use super::validate::exclusive_bounds;
 use crate::ast::{Arg, Tool};
@@ -102,6 +103,12 @@ fn argument_struct(tool: &Tool) -> Input<'_> {
         .collect();
     input.items.push(struct_item(&input.params, &fields));
     input.builder_extra = renames(tool);
+    if let Some(check_each) = each::check_each(tool) {
+        input.items.push(check_each);
+        input
+            .builder_extra
+            .extend(quote!(.check_each(__mcp_check_each)));
+    }
     let generics = input.params.iter().map(|(param, _)| param);
     input.ty = quote!(__McpArguments<#(#generics),*>);
     let bound: Vec<_> = (0..tool.args.len())
@@ -126,7 +133,7 @@ fn renames(tool: &Tool) -> TokenStream {
 
 /// The property named by an argument's `#[serde(rename = "...")]` (or its `deserialize`
 /// half). A malformed attribute is left to serde to report.
-fn serde_rename(arg: &Arg) -> Option<LitStr> {
+pub(super) fn serde_rename(arg: &Arg) -> Option<LitStr> {
     let mut found = None;
     for attribute in arg
         .passthrough

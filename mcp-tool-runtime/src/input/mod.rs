@@ -8,6 +8,7 @@
 //! 3. **Slow:** when serde still fails, the canonical schema is walked over the arguments
 //!    to find *every* problem with its path (see [`walk`]), since serde stops at the first.
 
+mod each;
 mod formats;
 mod keys;
 mod repair;
@@ -21,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{ArgPath, ToolError, Violation, ViolationKind};
+pub use each::{CheckEach, check_argument};
 pub use repair::InputMode;
 pub(crate) use spec::InputSpec;
 pub(crate) use suggest::ranked;
@@ -72,8 +74,12 @@ fn unknown_keys(value: &Value, spec: &InputSpec) -> Option<ToolError> {
     if !spec.checks_unknown_keys || !keys::has_unknown_key(&spec.schema, value) {
         return None;
     }
-    let violations = walk::violations(&spec.schema, value);
-    (!violations.is_empty()).then(|| ToolError::invalid_arguments(spec.tool, violations))
+    let mut violations = walk::violations(&spec.schema, value);
+    if violations.is_empty() {
+        return None;
+    }
+    each::add_checked(&mut violations, value, spec);
+    Some(ToolError::invalid_arguments(spec.tool, violations))
 }
 
 /// A call that sent no arguments: fine for a tool whose arguments are all optional;
@@ -114,9 +120,9 @@ fn validated<A: ::validator::Validate>(arguments: A, spec: &InputSpec) -> Result
     }
 }
 
-/// Every problem the schema finds; serde's own words when the schema finds none (the type's
+/// Every problem the schema finds, or serde's own words when it finds none (the type's
 /// deserializer is stricter than its schema says; its words describe types, never server
-/// internals).
+/// internals); and beside them what the arguments that did deserialize break.
 fn slow_path(value: &Value, spec: &InputSpec, serde_error: Option<serde_json::Error>) -> ToolError {
     let mut violations = walk::violations(&spec.schema, value);
     if violations.is_empty() {
@@ -127,5 +133,6 @@ fn slow_path(value: &Value, spec: &InputSpec, serde_error: Option<serde_json::Er
             None,
         ));
     }
+    each::add_checked(&mut violations, value, spec);
     ToolError::invalid_arguments(spec.tool, violations)
 }

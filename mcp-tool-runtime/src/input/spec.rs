@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::each::CheckEach;
 use crate::schema::close_nested_objects;
 
 /// A tool's input as validation sees it: the canonical schema, the top-level argument
@@ -20,6 +21,8 @@ pub(crate) struct InputSpec {
     /// Top-level arguments whose property is not their Rust name (`#[serde(rename)]`), as
     /// `(field, property)`, for paths that `validator` writes in Rust names.
     pub(crate) renames: Vec<(&'static str, &'static str)>,
+    /// Checks the arguments with rules only `validator` knows, one by one (see [`CheckEach`]).
+    pub(crate) check_each: Option<CheckEach>,
 }
 
 impl InputSpec {
@@ -38,6 +41,7 @@ impl InputSpec {
             argument_names,
             checks_unknown_keys,
             renames: Vec::new(),
+            check_each: None,
         }
     }
 

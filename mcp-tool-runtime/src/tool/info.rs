@@ -223,6 +223,13 @@ impl ToolInfoBuilder {
         self
     }
 
+    /// Checks the arguments whose rules only `validator` knows (custom functions, nested
+    /// types) one by one when another argument fails, so that one answer reports both.
+    pub fn check_each(mut self, check: crate::input::CheckEach) -> Self {
+        self.info.input.check_each = Some(check);
+        self
+    }
+
     /// The tool's time limit in milliseconds; overrides the server's default.
     pub fn timeout_ms(mut self, millis: u64) -> Self {
         self.info.timeout = Some(Duration::from_millis(millis));
