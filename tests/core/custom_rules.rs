@@ -4,8 +4,10 @@
 
 use mcp_tool_runtime::{McpServer, mcp_tool};
 use mcp_tool_test_support::results::{call, envelope, ok_text, violation_at, violation_messages};
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::json;
-use validator::ValidationError;
+use validator::{Validate, ValidationError};
 
 use crate::whole_input::DateRange;
 
@@ -47,10 +49,36 @@ pub(crate) fn book(
     format!("{stay:?} {zip_code} {guests}")
 }
 
+/// A delivery, as one input struct.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Delivery {
+    /// The day to deliver.
+    #[validate(custom(function = weekday))]
+    delivery_day: String,
+    /// How many boxes.
+    boxes: u32,
+    /// When the recipient is in.
+    #[validate(nested)]
+    stay: DateRange,
+}
+
+/// Plan a delivery.
+#[mcp_tool]
+pub(crate) fn plan(#[arg(input)] delivery: Delivery) -> String {
+    let Delivery {
+        delivery_day,
+        boxes,
+        stay,
+    } = delivery;
+    format!("{delivery_day} {boxes} {stay:?}")
+}
+
 fn server() -> McpServer<()> {
     McpServer::builder(())
         .tool(schedule_tool())
         .tool(book_tool())
+        .tool(plan_tool())
         .build()
         .expect("unique tool names")
 }
@@ -134,5 +162,37 @@ async fn custom_rules_are_reported_beside_an_unknown_key() {
             "Unknown argument 'stay.nights'. Valid arguments here: start, end.",
             "Argument 'zipCode' is invalid: we only ship to 9xxxx, but received '10115'.",
         ]
+    );
+}
+
+#[tokio::test]
+async fn custom_rules_of_a_whole_input_are_reported_beside_a_type_error() {
+    let arguments = json!({
+        "deliveryDay": "sunday",
+        "boxes": "three",
+        "stay": {"start": 9, "end": 5}
+    });
+    let result = call(&server(), "plan", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'deliveryDay' is invalid: pick Monday to Friday, but received 'sunday'.",
+            "Argument 'boxes' expected an integer, but received 'three'.",
+            "Argument 'stay' is invalid: 'start' must not be after 'end'.",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn rules_that_read_a_value_that_did_not_deserialize_are_not_guessed() {
+    let arguments = json!({
+        "deliveryDay": "monday",
+        "boxes": 1,
+        "stay": {"start": 9, "end": "five"}
+    });
+    let result = call(&server(), "plan", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        ["Argument 'stay.end' expected an integer, but received 'five'."]
     );
 }

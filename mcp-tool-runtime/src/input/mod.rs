@@ -11,6 +11,7 @@
 mod each;
 mod formats;
 mod keys;
+mod placeholder;
 mod repair;
 mod spec;
 mod suggest;
@@ -51,26 +52,29 @@ where
             return Err(ToolError::invalid_arguments(spec.tool, vec![violation]));
         }
     };
-    if let Some(error) = unknown_keys(value, spec) {
+    if let Some(error) = unknown_keys::<A>(value, spec) {
         return Err(error);
     }
     match A::deserialize(value) {
         Ok(arguments) => validated(arguments, spec),
         Err(error) => match repair::repair(value, &spec.schema, mode) {
             Some(repaired) => match A::deserialize(&repaired) {
-                Ok(_) if let Some(error) = unknown_keys(&repaired, spec) => Err(error),
+                Ok(_) if let Some(error) = unknown_keys::<A>(&repaired, spec) => Err(error),
                 Ok(arguments) => validated(arguments, spec),
                 // Reported on the repaired value: what was repaired is not a problem.
-                Err(error) => Err(slow_path(&repaired, spec, Some(error))),
+                Err(error) => Err(slow_path::<A>(&repaired, spec, Some(error))),
             },
-            None => Err(slow_path(value, spec, Some(error))),
+            None => Err(slow_path::<A>(value, spec, Some(error))),
         },
     }
 }
 
 /// Every problem of arguments that hold a key no closed object names, which serde may
 /// have ignored; `None` when there is none (or the walk, which says which, finds none).
-fn unknown_keys(value: &Value, spec: &InputSpec) -> Option<ToolError> {
+fn unknown_keys<A>(value: &Value, spec: &InputSpec) -> Option<ToolError>
+where
+    A: DeserializeOwned + ::validator::Validate,
+{
     if !spec.checks_unknown_keys || !keys::has_unknown_key(&spec.schema, value) {
         return None;
     }
@@ -79,6 +83,7 @@ fn unknown_keys(value: &Value, spec: &InputSpec) -> Option<ToolError> {
         return None;
     }
     each::add_checked(&mut violations, value, spec);
+    each::add_validated::<A>(&mut violations, value, spec);
     Some(ToolError::invalid_arguments(spec.tool, violations))
 }
 
@@ -90,7 +95,7 @@ where
 {
     let error = match A::deserialize(empty) {
         Ok(arguments) => return validated(arguments, spec),
-        Err(error) => slow_path(empty, spec, Some(error)),
+        Err(error) => slow_path::<A>(empty, spec, Some(error)),
     };
     let required: Vec<String> = error
         .violations()
@@ -123,7 +128,14 @@ fn validated<A: ::validator::Validate>(arguments: A, spec: &InputSpec) -> Result
 /// Every problem the schema finds, or serde's own words when it finds none (the type's
 /// deserializer is stricter than its schema says; its words describe types, never server
 /// internals); and beside them what the arguments that did deserialize break.
-fn slow_path(value: &Value, spec: &InputSpec, serde_error: Option<serde_json::Error>) -> ToolError {
+fn slow_path<A>(
+    value: &Value,
+    spec: &InputSpec,
+    serde_error: Option<serde_json::Error>,
+) -> ToolError
+where
+    A: DeserializeOwned + ::validator::Validate,
+{
     let mut violations = walk::violations(&spec.schema, value);
     if violations.is_empty() {
         let reason = serde_error.map(|error| error.to_string());
@@ -134,5 +146,6 @@ fn slow_path(value: &Value, spec: &InputSpec, serde_error: Option<serde_json::Er
         ));
     }
     each::add_checked(&mut violations, value, spec);
+    each::add_validated::<A>(&mut violations, value, spec);
     ToolError::invalid_arguments(spec.tool, violations)
 }

@@ -23,6 +23,8 @@ pub(crate) struct InputSpec {
     pub(crate) renames: Vec<(&'static str, &'static str)>,
     /// Checks the arguments with rules only `validator` knows, one by one (see [`CheckEach`]).
     pub(crate) check_each: Option<CheckEach>,
+    /// The arguments are a user's own type (`#[arg(input)]`), checked as a whole.
+    pub(crate) whole_input: bool,
 }
 
 impl InputSpec {
@@ -42,6 +44,7 @@ impl InputSpec {
             checks_unknown_keys,
             renames: Vec::new(),
             check_each: None,
+            whole_input: false,
         }
     }
 

@@ -207,6 +207,7 @@ impl ToolInfoBuilder {
     /// its own `additionalProperties` (a flattened map) keeps accepting extra keys.
     pub fn whole_input(mut self) -> Self {
         let input = &mut self.info.input;
+        input.whole_input = true;
         if let Some(root) = input.schema.as_object_mut()
             && !root.contains_key("additionalProperties")
         {
