@@ -61,10 +61,38 @@ pub(crate) fn user_parcels(
     format!("{user_id} {product_code} {}", parcel.is_some())
 }
 
+fn digits_only(phone: &str) -> Result<(), validator::ValidationError> {
+    if phone.chars().all(|c| c.is_ascii_digit()) {
+        Ok(())
+    } else {
+        Err(validator::ValidationError::new("digits").with_message("digits only".into()))
+    }
+}
+
+/// How to reach someone, with names no case conversion gives.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+pub(crate) struct Contact {
+    /// Email address.
+    #[serde(rename = "mail")]
+    #[validate(email)]
+    email_address: String,
+    /// Phone number.
+    #[serde(rename = "tel")]
+    #[validate(custom(function = digits_only))]
+    phone: String,
+}
+
+/// Notify someone.
+#[mcp_tool]
+pub(crate) fn notify(#[validate(nested)] contact: Contact) -> String {
+    format!("{} {}", contact.email_address, contact.phone)
+}
+
 fn server() -> McpServer<()> {
     McpServer::builder(())
         .tool(track_tool())
         .tool(user_parcels_tool())
+        .tool(notify_tool())
         .build()
         .expect("unique tool names")
 }
@@ -118,4 +146,17 @@ async fn renamed_plain_arguments_are_named_as_sent() {
     let arguments = json!({"userId": 7, "sku": "ABC-0001"});
     let result = call(&server, "user_parcels", arguments).await;
     assert_eq!(ok_text(&result), "7 ABC-0001 false");
+}
+
+#[tokio::test]
+async fn fields_renamed_freely_are_named_as_sent() {
+    let arguments = json!({"contact": {"mail": "nope", "tel": "12a"}});
+    let result = call(&server(), "notify", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'contact.mail' must be a valid email address, but received 'nope'.",
+            "Argument 'contact.tel' is invalid: digits only, but received '12a'.",
+        ]
+    );
 }

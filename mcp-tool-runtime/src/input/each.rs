@@ -38,7 +38,7 @@ pub(super) fn add_checked(found: &mut Vec<Violation>, arguments: &Value, spec: &
     };
     let checked: Vec<Violation> = check_each(arguments)
         .iter()
-        .flat_map(|errors| violations(errors, spec))
+        .flat_map(|errors| violations(errors, spec, arguments))
         .collect();
     merge(found, checked, spec);
 }
@@ -67,7 +67,7 @@ where
     else {
         return;
     };
-    let untouched = violations(&errors, spec)
+    let untouched = violations(&errors, spec, &patched)
         .into_iter()
         .filter(|v| {
             !swapped

@@ -56,11 +56,11 @@ where
         return Err(error);
     }
     match A::deserialize(value) {
-        Ok(arguments) => validated(arguments, spec),
+        Ok(arguments) => validated(arguments, spec, value),
         Err(error) => match repair::repair(value, &spec.schema, mode) {
             Some(repaired) => match A::deserialize(&repaired) {
                 Ok(_) if let Some(error) = unknown_keys::<A>(&repaired, spec) => Err(error),
-                Ok(arguments) => validated(arguments, spec),
+                Ok(arguments) => validated(arguments, spec, &repaired),
                 // Reported on the repaired value: what was repaired is not a problem.
                 Err(error) => Err(slow_path::<A>(&repaired, spec, Some(error))),
             },
@@ -94,7 +94,7 @@ where
     A: DeserializeOwned + ::validator::Validate,
 {
     let error = match A::deserialize(empty) {
-        Ok(arguments) => return validated(arguments, spec),
+        Ok(arguments) => return validated(arguments, spec, empty),
         Err(error) => slow_path::<A>(empty, spec, Some(error)),
     };
     let required: Vec<String> = error
@@ -114,13 +114,18 @@ where
     ))
 }
 
-/// The arguments, once their `validator` constraints hold.
-fn validated<A: ::validator::Validate>(arguments: A, spec: &InputSpec) -> Result<A, ToolError> {
+/// The arguments, once their `validator` constraints hold; `sent` is what they were read
+/// from.
+fn validated<A: ::validator::Validate>(
+    arguments: A,
+    spec: &InputSpec,
+    sent: &Value,
+) -> Result<A, ToolError> {
     match arguments.validate() {
         Ok(()) => Ok(arguments),
         Err(errors) => Err(ToolError::invalid_arguments(
             spec.tool,
-            validator::violations(&errors, spec),
+            validator::violations(&errors, spec, sent),
         )),
     }
 }

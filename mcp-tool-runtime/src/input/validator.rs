@@ -11,10 +11,20 @@ use crate::error::{
 use crate::schema::{SchemaDoc, describe};
 
 /// `validator`'s errors as violations, ordered as the arguments are declared.
-pub(super) fn violations(errors: &ValidationErrors, spec: &InputSpec) -> Vec<Violation> {
+/// `arguments` is what the errors are about, as sent: its property names are the ones to use.
+pub(super) fn violations(
+    errors: &ValidationErrors,
+    spec: &InputSpec,
+    arguments: &Value,
+) -> Vec<Violation> {
     let doc = SchemaDoc::new(&spec.schema);
     let mut out = Vec::new();
-    collect(errors, &ArgPath::root(), &doc, spec, &mut out);
+    let context = Context {
+        doc: &doc,
+        spec,
+        arguments,
+    };
+    collect(errors, &ArgPath::root(), &context, &mut out);
     // As declared at every level; indices as numbers: `items[2]` before `items[10]`.
     out.sort_by_cached_key(|violation| declared_order(&doc, &violation.path));
     out
@@ -28,12 +38,18 @@ fn field_path(base: &ArgPath, field: &str) -> ArgPath {
     }
 }
 
+/// What mapping a path to the names sent reads.
+struct Context<'a, 's> {
+    doc: &'a SchemaDoc<'s>,
+    spec: &'a InputSpec,
+    arguments: &'a Value,
+}
+
 /// The violations of `errors`, found at `base` (in Rust field names).
 fn collect(
     errors: &ValidationErrors,
     base: &ArgPath,
-    doc: &SchemaDoc<'_>,
-    spec: &InputSpec,
+    context: &Context<'_, '_>,
     out: &mut Vec<Violation>,
 ) {
     for (field, kind) in errors.errors() {
@@ -41,13 +57,18 @@ fn collect(
         match kind {
             ValidationErrorsKind::Field(list) => {
                 // `validator` names Rust fields; the model reads the names it sent.
-                let wire = wire_path(doc, &path, spec);
-                out.extend(list.iter().map(|error| violation(error, &wire, doc)));
+                let received = list.first().and_then(|error| error.params.get("value"));
+                let sent = (context.arguments, received);
+                let wire = wire_path(context.doc, context.spec, &path, sent);
+                out.extend(
+                    list.iter()
+                        .map(|error| violation(error, &wire, context.doc)),
+                );
             }
-            ValidationErrorsKind::Struct(inner) => collect(inner, &path, doc, spec, out),
+            ValidationErrorsKind::Struct(inner) => collect(inner, &path, context, out),
             ValidationErrorsKind::List(items) => {
                 for (index, inner) in items {
-                    collect(inner, &path.index(*index), doc, spec, out);
+                    collect(inner, &path.index(*index), context, out);
                 }
             }
         }

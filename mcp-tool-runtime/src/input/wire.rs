@@ -20,29 +20,62 @@ const CONVERSIONS: &[fn(&str) -> String] = &[
 ];
 
 /// `path`, written in Rust field names, in the names of the schema (and so of the wire).
-pub(super) fn wire_path(doc: &SchemaDoc<'_>, path: &ArgPath, spec: &InputSpec) -> ArgPath {
+/// `arguments` and `received` (the value the error is about) name a field renamed in a way
+/// the schema cannot tell: the one property that holds that value.
+pub(super) fn wire_path(
+    doc: &SchemaDoc<'_>,
+    spec: &InputSpec,
+    path: &ArgPath,
+    (arguments, received): (&Value, Option<&Value>),
+) -> ArgPath {
     let mut node = Some(doc.non_null(doc.root()));
+    let mut value = Some(arguments);
     let mut wire = ArgPath::root();
-    for segment in path.segments() {
+    let last = path.segments().len().saturating_sub(1);
+    for (step, segment) in path.segments().iter().enumerate() {
         match segment {
             PathSegment::Key(field) => {
                 let properties = node.and_then(|n| n.get("properties")?.as_object());
                 let renamed = wire.is_root().then(|| spec.renamed(field)).flatten();
-                let name = renamed.map_or_else(|| wire_key(properties, field), str::to_string);
+                let holding = received.filter(|_| step == last);
+                let name = renamed
+                    .map(str::to_string)
+                    .or_else(|| wire_key(properties, field))
+                    .or_else(|| holder(properties, value, holding?))
+                    .unwrap_or_else(|| field.to_string());
                 node = properties
                     .and_then(|p| p.get(&name))
                     .map(|n| doc.non_null(n));
+                value = value.and_then(|v| v.get(&name));
                 wire = wire.key(name);
             }
             PathSegment::Index(index) => {
                 node = node
                     .and_then(|n| item_schema(n, *index))
                     .map(|n| doc.non_null(n));
+                value = value.and_then(|v| v.get(*index));
                 wire = wire.index(*index);
             }
         }
     }
     wire
+}
+
+/// The one property of `object` that holds `received`, when exactly one does.
+fn holder(
+    properties: Option<&Map<String, Value>>,
+    object: Option<&Value>,
+    received: &Value,
+) -> Option<String> {
+    let properties = properties?;
+    let mut holding = object?
+        .as_object()?
+        .iter()
+        .filter(|(key, held)| *held == received && properties.contains_key(*key));
+    match (holding.next(), holding.next()) {
+        (Some((key, _)), None) => Some(key.clone()),
+        _ => None,
+    }
 }
 
 /// Where each step of a wire `path` is declared: a property's position among its object's
@@ -73,19 +106,16 @@ fn item_schema(array: &Value, index: usize) -> Option<&Value> {
         .or_else(|| array.get("items"))
 }
 
-/// The property at this level that `field` stands for; `field` itself when none matches.
-fn wire_key(properties: Option<&Map<String, Value>>, field: &str) -> String {
-    let Some(properties) = properties else {
-        return field.to_string();
-    };
+/// The property at this level that `field` stands for, as it is or under a case conversion.
+fn wire_key(properties: Option<&Map<String, Value>>, field: &str) -> Option<String> {
+    let properties = properties?;
     if properties.contains_key(field) {
-        return field.to_string();
+        return Some(field.to_string());
     }
     CONVERSIONS
         .iter()
         .map(|convert| convert(field))
         .find(|name| properties.contains_key(name))
-        .unwrap_or_else(|| field.to_string())
 }
 
 fn pascal_case(field: &str) -> String {
