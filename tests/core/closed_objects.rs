@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 use validator::Validate;
 
-use crate::fixtures::published;
+use crate::fixtures::{published, server_of};
 
 /// Which orders to list.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -75,12 +75,7 @@ pub(crate) fn make_report(#[arg(input)] report: Report) -> String {
 }
 
 fn server() -> McpServer<()> {
-    McpServer::builder(())
-        .tool(find_orders_tool())
-        .tool(store_open_tool())
-        .tool(make_report_tool())
-        .build()
-        .expect("unique tool names")
+    server_of([find_orders_tool(), store_open_tool(), make_report_tool()])
 }
 
 #[tokio::test]

@@ -7,6 +7,8 @@ use mcp_tool_test_support::results::{call, envelope, ok_text, violation_at, viol
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
+
+use crate::fixtures::server_of;
 use validator::{Validate, ValidationError};
 
 use crate::whole_input::DateRange;
@@ -75,12 +77,7 @@ pub(crate) fn plan(#[arg(input)] delivery: Delivery) -> String {
 }
 
 fn server() -> McpServer<()> {
-    McpServer::builder(())
-        .tool(schedule_tool())
-        .tool(book_tool())
-        .tool(plan_tool())
-        .build()
-        .expect("unique tool names")
+    server_of([schedule_tool(), book_tool(), plan_tool()])
 }
 
 #[tokio::test]

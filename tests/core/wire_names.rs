@@ -6,6 +6,8 @@ use mcp_tool_test_support::results::{call, ok_text, violation_at, violation_mess
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
+
+use crate::fixtures::server_of;
 use validator::Validate;
 
 /// How a parcel is packed.
@@ -89,12 +91,7 @@ pub(crate) fn notify(#[validate(nested)] contact: Contact) -> String {
 }
 
 fn server() -> McpServer<()> {
-    McpServer::builder(())
-        .tool(track_tool())
-        .tool(user_parcels_tool())
-        .tool(notify_tool())
-        .build()
-        .expect("unique tool names")
+    server_of([track_tool(), user_parcels_tool(), notify_tool()])
 }
 
 fn parcel(code: &str, box_weight: u32) -> serde_json::Value {

@@ -126,8 +126,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn schema() -> Value {
-        json!({
+    #[test]
+    fn finds_unknown_keys_at_any_depth() {
+        // A nullable nested struct, an array of it and a map.
+        let schema = json!({
             "type": "object",
             "properties": {
                 "filter": {"anyOf": [{"$ref": "#/$defs/Filter"}, {"type": "null"}]},
@@ -140,12 +142,7 @@ mod tests {
                 "properties": {"archived": {"type": "boolean"}},
                 "additionalProperties": false
             }}
-        })
-    }
-
-    #[test]
-    fn finds_unknown_keys_at_any_depth() {
-        let schema = schema();
+        });
         for value in [
             json!({"filter": {"archvied": true}}),
             json!({"lines": [{"archived": true}, {"x": 1}]}),

@@ -45,7 +45,7 @@ pub(super) fn patched(
                 container.as_object_mut()?.remove(key);
             }
             _ => {
-                let replacement = placeholder(&doc, schema_at(&doc, &violation.path)?, 0)?;
+                let replacement = placeholder(&doc, doc.at(&violation.path)?, 0)?;
                 put(container, last, replacement)?;
             }
         }
@@ -75,22 +75,6 @@ fn put(container: &mut Value, segment: &PathSegment, value: Value) -> Option<()>
         PathSegment::Index(index) => *container.as_array_mut()?.get_mut(*index)? = value,
     }
     Some(())
-}
-
-/// The schema of the value at `path`.
-fn schema_at<'s>(doc: &SchemaDoc<'s>, path: &ArgPath) -> Option<&'s Value> {
-    let mut node = doc.non_null(doc.root());
-    for segment in path.segments() {
-        let next = match segment {
-            PathSegment::Key(key) => node.get("properties")?.get(key)?,
-            PathSegment::Index(index) => node
-                .get("prefixItems")
-                .and_then(|items| items.get(*index))
-                .or_else(|| node.get("items"))?,
-        };
-        node = doc.non_null(next);
-    }
-    Some(node)
 }
 
 /// A value that the schema's type deserializes: its default, its first allowed value, or

@@ -5,9 +5,7 @@ use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
 
 use super::spec::InputSpec;
 use super::wire::{declared_order, wire_path};
-use crate::error::{
-    ArgPath, LengthUnit, NumberRange, PathSegment, StringFormat, Violation, ViolationKind,
-};
+use crate::error::{ArgPath, LengthUnit, NumberRange, StringFormat, Violation, ViolationKind};
 use crate::schema::{SchemaDoc, describe};
 
 /// `validator`'s errors as violations, ordered as the arguments are declared.
@@ -75,22 +73,6 @@ fn collect(
     }
 }
 
-/// The schema that describes the value at `path`, if the path exists in the schema.
-fn schema_at<'s>(doc: &SchemaDoc<'s>, path: &ArgPath) -> Option<&'s Value> {
-    let mut node = doc.non_null(doc.root());
-    for segment in path.segments() {
-        node = match segment {
-            PathSegment::Key(key) => node.get("properties")?.get(key)?,
-            PathSegment::Index(index) => node
-                .get("prefixItems")
-                .and_then(|items| items.get(*index))
-                .or_else(|| node.get("items"))?,
-        };
-        node = doc.non_null(node);
-    }
-    Some(node)
-}
-
 fn param_number(error: &ValidationError, name: &str) -> Option<Number> {
     match error.params.get(name)? {
         Value::Number(number) => Some(number.clone()),
@@ -104,7 +86,7 @@ fn param_u64(error: &ValidationError, name: &str) -> Option<u64> {
 
 fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Violation {
     let received = error.params.get("value").cloned();
-    let schema = schema_at(doc, path);
+    let schema = doc.at(path);
     let custom = || ViolationKind::Custom {
         code: error.code.to_string(),
         message: error.message.as_deref().map(str::to_string),

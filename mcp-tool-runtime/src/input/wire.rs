@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::spec::InputSpec;
 use crate::error::{ArgPath, PathSegment};
-use crate::schema::SchemaDoc;
+use crate::schema::{SchemaDoc, item_schema};
 
 /// serde's `rename_all` conversions of a snake_case field name, most common first.
 const CONVERSIONS: &[fn(&str) -> String] = &[
@@ -96,14 +96,6 @@ pub(super) fn declared_order(doc: &SchemaDoc<'_>, path: &ArgPath) -> Vec<usize> 
         node = next.map(|n| doc.non_null(n));
     }
     order
-}
-
-/// The schema of the item at `index` of an array schema.
-fn item_schema(array: &Value, index: usize) -> Option<&Value> {
-    array
-        .get("prefixItems")
-        .and_then(|items| items.get(index))
-        .or_else(|| array.get("items"))
 }
 
 /// The property at this level that `field` stands for, as it is or under a case conversion.

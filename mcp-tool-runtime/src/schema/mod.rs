@@ -24,7 +24,7 @@ mod strict;
 pub(crate) use close::close_nested_objects;
 pub(crate) use describe::{describe, number_range, signature, union_types};
 pub(crate) use doc::{
-    SchemaDoc, constants_of, declared_types, is_map, is_null_schema, required_names,
+    SchemaDoc, constants_of, declared_types, is_map, is_null_schema, item_schema, required_names,
 };
 pub(crate) use generate::{input_schema, is_object_schema, output_schema};
 pub(crate) use profile::SchemaRole;
