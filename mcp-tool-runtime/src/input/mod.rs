@@ -2,11 +2,15 @@
 //!
 //! Three paths, tried in order:
 //! 1. **Fast:** what hand-written code would do. serde deserializes the arguments and
-//!    `validator` checks the constraints; a valid call pays for nothing else.
+//!    `validator` checks the constraints; a valid call pays for nothing else, except, for
+//!    a tool with nested objects, a look at their keys (see [`keys`]), which serde ignores.
 //! 2. **Repair:** when serde fails, values the schema says can be read otherwise are
 //!    repaired (see [`repair`]) and serde tries once more.
 //! 3. **Slow:** when serde still fails, the canonical schema is walked over the arguments
-//!    to find *every* problem with its path (see [`walk`]), since serde stops at the first.
+//!    to find *every* problem with its path (see [`walk`]), since serde stops at the first;
+//!    the rules only `validator` knows are run on what did deserialize (see [`each`]).
+//!
+//! Paths name what the model sent: `validator`'s Rust field names are mapped (see [`wire`]).
 
 mod each;
 mod formats;
@@ -23,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{ArgPath, ToolError, Violation, ViolationKind};
-pub use each::{CheckEach, check_argument};
+pub use each::check_argument;
 pub use repair::InputMode;
 pub(crate) use spec::InputSpec;
 pub(crate) use suggest::ranked;
