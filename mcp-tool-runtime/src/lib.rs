@@ -86,6 +86,7 @@ pub mod __private {
     pub use serde_json;
     pub use validator;
 
+    pub use crate::input::check_argument;
     pub use crate::tool::BoxFuture;
 
     /// Fails to compile, at the argument's type, when a type cannot be a tool argument.

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use mcp_tool_runtime::{Json, McpServer, ToolError, mcp_tool, mcp_tools};
+use mcp_tool_runtime::{Json, McpServer, ToolDef, ToolError, mcp_tool, mcp_tools};
 use mcp_tool_test_support::results::tool_json;
 use regex::Regex;
 use schemars::JsonSchema;
@@ -170,6 +170,15 @@ pub(crate) fn counter_server() -> McpServer<Counter> {
     McpServer::builder(Counter::default())
         .tool_set()
         .tool(hello_tool())
+        .build()
+        .expect("unique tool names")
+}
+
+/// A server of `tools` alone, for a section whose tools stay out of `server()`'s lists.
+pub(crate) fn server_of(tools: impl IntoIterator<Item = ToolDef<()>>) -> McpServer<()> {
+    tools
+        .into_iter()
+        .fold(McpServer::builder(()), |builder, tool| builder.tool(tool))
         .build()
         .expect("unique tool names")
 }

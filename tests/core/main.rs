@@ -10,8 +10,10 @@ mod fixtures;
 
 mod bounded;
 mod caching;
+mod closed_objects;
 mod codes;
 mod constraints;
+mod custom_rules;
 mod descriptions;
 mod enums_and_defaults;
 mod envelope;
@@ -26,3 +28,4 @@ mod type_mismatches;
 mod unknown_tools;
 mod valid_call;
 mod whole_input;
+mod wire_names;

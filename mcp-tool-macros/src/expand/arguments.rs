@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, LitStr, Type};
 
 use super::default::default_value;
+use super::each;
 use super::runtime;
 use super::validate::exclusive_bounds;
 use crate::ast::{Arg, Tool};
@@ -101,6 +102,13 @@ fn argument_struct(tool: &Tool) -> Input<'_> {
         .map(|arg| field(tool, arg, &mut input))
         .collect();
     input.items.push(struct_item(&input.params, &fields));
+    input.builder_extra = renames(tool);
+    if let Some(check_each) = each::check_each(tool) {
+        input.items.push(check_each);
+        input
+            .builder_extra
+            .extend(quote!(.check_each(__mcp_check_each)));
+    }
     let generics = input.params.iter().map(|(param, _)| param);
     input.ty = quote!(__McpArguments<#(#generics),*>);
     let bound: Vec<_> = (0..tool.args.len())
@@ -110,6 +118,59 @@ fn argument_struct(tool: &Tool) -> Input<'_> {
     input.bindings = quote!(__McpArguments { #(#idents: #bound),* });
     input.call_args = bound.iter().map(|b| quote!(#b)).collect();
     input
+}
+
+/// `.renamed_argument(field, property)` for each argument with `#[serde(rename)]`, so that
+/// the runtime names `validator`'s errors as the model sent them.
+fn renames(tool: &Tool) -> TokenStream {
+    let calls = tool.args.iter().filter_map(|arg| {
+        let property = serde_rename(arg)?;
+        let field = &arg.property;
+        Some(quote!(.renamed_argument(#field, #property)))
+    });
+    quote!(#(#calls)*)
+}
+
+/// The property named by an argument's `#[serde(rename = "...")]` (or its `deserialize`
+/// half). A malformed attribute is left to serde to report.
+pub(super) fn serde_rename(arg: &Arg) -> Option<LitStr> {
+    let mut found = None;
+    for attribute in arg
+        .passthrough
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+    {
+        let _ = attribute.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("rename") {
+                return skip_meta(&meta);
+            }
+            if meta.input.peek(syn::Token![=]) {
+                found = Some(meta.value()?.parse()?);
+                return Ok(());
+            }
+            meta.parse_nested_meta(|half| {
+                if half.path.is_ident("deserialize") {
+                    found = Some(half.value()?.parse()?);
+                    Ok(())
+                } else {
+                    skip_meta(&half)
+                }
+            })
+        });
+    }
+    found
+}
+
+/// Consumes the value of a serde option this macro does not read.
+fn skip_meta(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<TokenStream>()?;
+    }
+    Ok(())
 }
 
 /// The derives' view of every argument, with the crate paths set so that the user's crate

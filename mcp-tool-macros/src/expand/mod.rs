@@ -6,6 +6,7 @@
 mod arguments;
 mod default;
 mod definition;
+mod each;
 mod tool;
 mod tool_set;
 mod validate;

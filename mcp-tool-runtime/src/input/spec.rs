@@ -2,6 +2,9 @@
 
 use serde_json::Value;
 
+use super::each::CheckEach;
+use crate::schema::close_nested_objects;
+
 /// A tool's input as validation sees it: the canonical schema, the top-level argument
 /// names, and whether the runtime itself must reject unknown keys.
 #[derive(Debug)]
@@ -12,13 +15,23 @@ pub(crate) struct InputSpec {
     pub(crate) schema: Value,
     /// The top-level argument names, in declaration order.
     pub(crate) argument_names: Vec<String>,
-    /// The arguments are a user's own type, which may accept keys its schema does not name.
+    /// Some object of the input may accept keys its schema does not name (a nested struct,
+    /// or a user's own arguments type): the runtime checks keys itself.
     pub(crate) checks_unknown_keys: bool,
+    /// Top-level arguments whose property is not their Rust name (`#[serde(rename)]`), as
+    /// `(field, property)`, for paths that `validator` writes in Rust names.
+    pub(crate) renames: Vec<(&'static str, &'static str)>,
+    /// Checks the arguments with rules only `validator` knows, one by one (see [`CheckEach`]).
+    pub(crate) check_each: Option<CheckEach>,
+    /// The arguments are a user's own type (`#[arg(input)]`), checked as a whole.
+    pub(crate) whole_input: bool,
 }
 
 impl InputSpec {
-    /// The spec of `tool`'s input with the canonical `schema`.
-    pub(crate) fn new(tool: &'static str, schema: Value) -> Self {
+    /// The spec of `tool`'s input with the canonical `schema`, whose nested objects are
+    /// closed here (see [`close_nested_objects`]).
+    pub(crate) fn new(tool: &'static str, mut schema: Value) -> Self {
+        let checks_unknown_keys = close_nested_objects(&mut schema);
         let argument_names = schema
             .get("properties")
             .and_then(Value::as_object)
@@ -28,21 +41,18 @@ impl InputSpec {
             tool,
             schema,
             argument_names,
-            checks_unknown_keys: false,
+            checks_unknown_keys,
+            renames: Vec::new(),
+            check_each: None,
+            whole_input: false,
         }
     }
 
-    /// Whether `arguments` holds a top-level key that is not an argument.
-    pub(crate) fn has_unknown_key(&self, arguments: &Value) -> bool {
-        arguments.as_object().is_some_and(|object| {
-            object
-                .keys()
-                .any(|key| !self.argument_names.iter().any(|known| known == key))
-        })
-    }
-
-    /// The position of a top-level argument in declaration order.
-    pub(crate) fn position(&self, name: &str) -> Option<usize> {
-        self.argument_names.iter().position(|known| known == name)
+    /// The property of the top-level argument whose Rust name is `field`, if it was renamed.
+    pub(crate) fn renamed(&self, field: &str) -> Option<&'static str> {
+        self.renames
+            .iter()
+            .find(|(rust, _)| *rust == field)
+            .map(|(_, property)| *property)
     }
 }

@@ -4,25 +4,27 @@ use serde_json::{Number, Value};
 use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
 
 use super::spec::InputSpec;
-use crate::error::{
-    ArgPath, LengthUnit, NumberRange, PathSegment, StringFormat, Violation, ViolationKind,
-};
+use super::wire::{declared_order, wire_path};
+use crate::error::{ArgPath, LengthUnit, NumberRange, StringFormat, Violation, ViolationKind};
 use crate::schema::{SchemaDoc, describe};
 
 /// `validator`'s errors as violations, ordered as the arguments are declared.
-pub(super) fn violations(errors: &ValidationErrors, spec: &InputSpec) -> Vec<Violation> {
+/// `arguments` is what the errors are about, as sent: its property names are the ones to use.
+pub(super) fn violations(
+    errors: &ValidationErrors,
+    spec: &InputSpec,
+    arguments: &Value,
+) -> Vec<Violation> {
     let doc = SchemaDoc::new(&spec.schema);
     let mut out = Vec::new();
-    collect(errors, &ArgPath::root(), &doc, &mut out);
-    out.sort_by_cached_key(|violation| {
-        let position = violation
-            .path
-            .top_level()
-            .and_then(|name| spec.position(name))
-            .unwrap_or(usize::MAX);
-        // The path itself, not its text: `items[2]` comes before `items[10]`.
-        (position, violation.path.clone())
-    });
+    let context = Context {
+        doc: &doc,
+        spec,
+        arguments,
+    };
+    collect(errors, &ArgPath::root(), &context, &mut out);
+    // As declared at every level; indices as numbers: `items[2]` before `items[10]`.
+    out.sort_by_cached_key(|violation| declared_order(&doc, &violation.path));
     out
 }
 
@@ -34,42 +36,41 @@ fn field_path(base: &ArgPath, field: &str) -> ArgPath {
     }
 }
 
+/// What mapping a path to the names sent reads.
+struct Context<'a, 's> {
+    doc: &'a SchemaDoc<'s>,
+    spec: &'a InputSpec,
+    arguments: &'a Value,
+}
+
+/// The violations of `errors`, found at `base` (in Rust field names).
 fn collect(
     errors: &ValidationErrors,
     base: &ArgPath,
-    doc: &SchemaDoc<'_>,
+    context: &Context<'_, '_>,
     out: &mut Vec<Violation>,
 ) {
     for (field, kind) in errors.errors() {
         let path = field_path(base, field);
         match kind {
             ValidationErrorsKind::Field(list) => {
-                out.extend(list.iter().map(|error| violation(error, &path, doc)));
+                // `validator` names Rust fields; the model reads the names it sent.
+                let received = list.first().and_then(|error| error.params.get("value"));
+                let sent = (context.arguments, received);
+                let wire = wire_path(context.doc, context.spec, &path, sent);
+                out.extend(
+                    list.iter()
+                        .map(|error| violation(error, &wire, context.doc)),
+                );
             }
-            ValidationErrorsKind::Struct(inner) => collect(inner, &path, doc, out),
+            ValidationErrorsKind::Struct(inner) => collect(inner, &path, context, out),
             ValidationErrorsKind::List(items) => {
                 for (index, inner) in items {
-                    collect(inner, &path.index(*index), doc, out);
+                    collect(inner, &path.index(*index), context, out);
                 }
             }
         }
     }
-}
-
-/// The schema that describes the value at `path`, if the path exists in the schema.
-fn schema_at<'s>(doc: &SchemaDoc<'s>, path: &ArgPath) -> Option<&'s Value> {
-    let mut node = doc.non_null(doc.root());
-    for segment in path.segments() {
-        node = match segment {
-            PathSegment::Key(key) => node.get("properties")?.get(key)?,
-            PathSegment::Index(index) => node
-                .get("prefixItems")
-                .and_then(|items| items.get(*index))
-                .or_else(|| node.get("items"))?,
-        };
-        node = doc.non_null(node);
-    }
-    Some(node)
 }
 
 fn param_number(error: &ValidationError, name: &str) -> Option<Number> {
@@ -85,7 +86,7 @@ fn param_u64(error: &ValidationError, name: &str) -> Option<u64> {
 
 fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Violation {
     let received = error.params.get("value").cloned();
-    let schema = schema_at(doc, path);
+    let schema = doc.at(path);
     let custom = || ViolationKind::Custom {
         code: error.code.to_string(),
         message: error.message.as_deref().map(str::to_string),

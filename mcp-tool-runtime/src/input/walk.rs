@@ -280,7 +280,7 @@ impl<'s> Walker<'s> {
 
 /// Whether a schema's `type` (a name or a list of names) admits `value`. A type name this
 /// walker does not know is not held against the value.
-fn type_matches(types: &Value, value: &Value) -> bool {
+pub(super) fn type_matches(types: &Value, value: &Value) -> bool {
     let names: Vec<&str> = match types {
         Value::String(name) => vec![name],
         Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),

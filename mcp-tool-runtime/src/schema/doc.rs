@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::JsonType;
+use crate::error::{ArgPath, JsonType, PathSegment};
 
 /// Deepest `$ref` chain followed; a longer one is taken to be a cycle.
 const MAX_REF_CHAIN: usize = 64;
@@ -49,6 +49,20 @@ impl<'s> SchemaDoc<'s> {
         schema
     }
 
+    /// The schema of the value at `path` (optional values seen through), if the schema
+    /// names that path.
+    pub(crate) fn at(&self, path: &ArgPath) -> Option<&'s Value> {
+        let mut node = self.non_null(self.root());
+        for segment in path.segments() {
+            let next = match segment {
+                PathSegment::Key(key) => node.get("properties")?.get(key)?,
+                PathSegment::Index(index) => item_schema(node, *index)?,
+            };
+            node = self.non_null(next);
+        }
+        Some(node)
+    }
+
     /// `schema` resolved, and for an optional value's `anyOf: [T, null]` the `T`.
     pub(crate) fn non_null(&self, schema: &'s Value) -> &'s Value {
         let schema = self.resolve(schema);
@@ -67,6 +81,15 @@ impl<'s> SchemaDoc<'s> {
         }
         schema
     }
+}
+
+/// The schema of the item at `index` of an array schema: its `prefixItems` entry, else
+/// its `items`.
+pub(crate) fn item_schema(array: &Value, index: usize) -> Option<&Value> {
+    array
+        .get("prefixItems")
+        .and_then(|items| items.get(index))
+        .or_else(|| array.get("items"))
 }
 
 /// True for `{"type": "null"}`.

@@ -11,6 +11,7 @@
 //! Every module that reads a schema (validation, repair, descriptions, the profiles) reads
 //! it through [`doc`]'s `SchemaDoc` and its predicates.
 
+mod close;
 mod describe;
 mod doc;
 mod gemini;
@@ -20,9 +21,10 @@ mod profile;
 mod rewrite;
 mod strict;
 
+pub(crate) use close::close_nested_objects;
 pub(crate) use describe::{describe, number_range, signature, union_types};
 pub(crate) use doc::{
-    SchemaDoc, constants_of, declared_types, is_map, is_null_schema, required_names,
+    SchemaDoc, constants_of, declared_types, is_map, is_null_schema, item_schema, required_names,
 };
 pub(crate) use generate::{input_schema, is_object_schema, output_schema};
 pub(crate) use profile::SchemaRole;

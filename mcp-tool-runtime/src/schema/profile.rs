@@ -13,7 +13,9 @@ use super::{gemini::gemini, portable::portable, strict::strict};
 /// - sub-schemas are inlined: no `$ref`, no `$defs`;
 /// - integer formats such as `uint32` are replaced by `minimum`/`maximum`;
 /// - an optional property is simply left out of `required` rather than typed `["T","null"]`;
-/// - the arguments object has `additionalProperties: false`;
+/// - the arguments object, and every nested object with fixed properties, has
+///   `additionalProperties: false` (maps, `#[serde(flatten)]` catch-alls and structs with
+///   `#[schemars(extend("additionalProperties" = true))]` stay open);
 /// - there is no `$schema` keyword (2020-12 is the MCP default).
 ///
 /// ## Recursive types

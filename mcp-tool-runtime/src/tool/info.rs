@@ -224,12 +224,28 @@ impl ToolInfoBuilder {
     /// its own `additionalProperties` (a flattened map) keeps accepting extra keys.
     pub fn whole_input(mut self) -> Self {
         let input = &mut self.info.input;
+        input.whole_input = true;
         if let Some(root) = input.schema.as_object_mut()
             && !root.contains_key("additionalProperties")
         {
             root.insert("additionalProperties".into(), Value::Bool(false));
             input.checks_unknown_keys = true;
         }
+        self
+    }
+
+    /// The argument whose Rust name is `field` is sent as `property`
+    /// (`#[serde(rename = "...")]`), so that a `validator` error names what the model sent.
+    pub fn renamed_argument(mut self, field: &'static str, property: &'static str) -> Self {
+        self.info.input.renames.push((field, property));
+        self
+    }
+
+    /// Checks the arguments whose rules only `validator` knows (custom functions, nested
+    /// types) one by one when another argument fails, so that one answer reports both.
+    /// `#[mcp_tool]` writes `check`: it returns each failing argument's errors.
+    pub fn check_each(mut self, check: fn(&Value) -> Vec<validator::ValidationErrors>) -> Self {
+        self.info.input.check_each = Some(check);
         self
     }
 

@@ -1,0 +1,83 @@
+//! `__mcp_check_each`: the arguments whose rules the schema cannot express (custom
+//! functions, nested `Validate` types, `contains`, …), each checked alone, so that the
+//! runtime reports them beside another argument's type error.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::arguments::serde_rename;
+use super::runtime;
+use crate::ast::{Arg, Tool};
+use crate::validate_attr::Validator;
+
+/// The `__mcp_check_each` function, or `None` when no argument needs it.
+pub(super) fn check_each(tool: &Tool) -> Option<TokenStream> {
+    let rt = runtime();
+    let checks: Vec<TokenStream> = tool
+        .args
+        .iter()
+        .filter(|arg| needs_check(arg))
+        .enumerate()
+        .map(|(index, arg)| check_one(index, arg))
+        .collect();
+    if checks.is_empty() {
+        return None;
+    }
+    Some(quote! {
+        fn __mcp_check_each(
+            __mcp_arguments: &#rt::__private::serde_json::Value,
+        ) -> ::std::vec::Vec<#rt::__private::validator::ValidationErrors> {
+            let mut __mcp_errors = ::std::vec::Vec::new();
+            #(#checks)*
+            __mcp_errors
+        }
+    })
+}
+
+/// Whether an argument has a rule that only `validator` checks (the walk checks the
+/// others from the schema) and that can run without the other arguments.
+fn needs_check(arg: &Arg) -> bool {
+    let mut rules = arg.validate.iter().flat_map(|attr| &attr.rules);
+    let uses_context = rules.clone().any(|rule| {
+        rule.validator == Validator::Custom && rule.options.iter().any(|o| o.key == "use_context")
+    });
+    let schema_only = [
+        Validator::Range,
+        Validator::Length,
+        Validator::Email,
+        Validator::Url,
+        Validator::Regex,
+    ];
+    !uses_context && rules.any(|rule| !schema_only.contains(&rule.validator))
+}
+
+/// One argument checked alone: a one-field struct with its type, rules and serde options.
+fn check_one(index: usize, arg: &Arg) -> TokenStream {
+    let rt = runtime();
+    let ident = &arg.ident;
+    let ty = &arg.ty;
+    let name = format_ident!("__McpCheck{index}");
+    let validate = arg.validate.iter().map(|validate| &validate.attr);
+    let serde = arg
+        .passthrough
+        .iter()
+        .filter(|a| a.path().is_ident("serde"));
+    let property = serde_rename(arg)
+        .map(|lit| lit.value())
+        .unwrap_or_else(|| arg.property.clone());
+    quote! {
+        {
+            #[allow(unused_imports)]
+            use #rt::__private::validator::Validate as _;
+            #[derive(#rt::__private::serde::Deserialize, #rt::__private::validator::Validate)]
+            #[serde(crate = "::mcp_tool_runtime::__private::serde")]
+            #[validate(crate = "::mcp_tool_runtime::__private::validator")]
+            #[allow(non_camel_case_types, dead_code)]
+            struct #name {
+                #(#validate)* #(#serde)*
+                #ident: #ty,
+            }
+            __mcp_errors.extend(#rt::__private::check_argument::<#name>(__mcp_arguments, #property));
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Every problem in one answer, custom rules included: the rules only `validator` knows
+//! (custom functions, struct-level `schema` functions of nested types) are reported beside
+//! the type errors of other arguments, for every argument that did deserialize.
+
+use mcp_tool_runtime::{McpServer, mcp_tool};
+use mcp_tool_test_support::results::{call, envelope, ok_text, violation_at, violation_messages};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::fixtures::server_of;
+use validator::{Validate, ValidationError};
+
+use crate::whole_input::DateRange;
+
+fn weekday(day: &str) -> Result<(), ValidationError> {
+    let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday"];
+    if weekdays.contains(&day) {
+        Ok(())
+    } else {
+        Err(ValidationError::new("weekday").with_message("pick Monday to Friday".into()))
+    }
+}
+
+fn known_zip(zip: &str) -> Result<(), ValidationError> {
+    if zip.starts_with('9') {
+        Ok(())
+    } else {
+        Err(ValidationError::new("zip").with_message("we only ship to 9xxxx".into()))
+    }
+}
+
+/// Schedule a delivery.
+#[mcp_tool]
+pub(crate) fn schedule(
+    #[validate(length(min = 3), custom(function = weekday))] day: String,
+    boxes: u32,
+) -> String {
+    format!("{boxes} boxes on {day}")
+}
+
+/// Book a stay.
+#[mcp_tool]
+pub(crate) fn book(
+    #[validate(nested)] stay: DateRange,
+    #[serde(rename = "zipCode")]
+    #[validate(custom(function = known_zip))]
+    zip_code: String,
+    guests: u32,
+) -> String {
+    format!("{stay:?} {zip_code} {guests}")
+}
+
+/// A delivery, as one input struct.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Delivery {
+    /// The day to deliver.
+    #[validate(custom(function = weekday))]
+    delivery_day: String,
+    /// How many boxes.
+    boxes: u32,
+    /// When the recipient is in.
+    #[validate(nested)]
+    stay: DateRange,
+}
+
+/// Plan a delivery.
+#[mcp_tool]
+pub(crate) fn plan(#[arg(input)] delivery: Delivery) -> String {
+    let Delivery {
+        delivery_day,
+        boxes,
+        stay,
+    } = delivery;
+    format!("{delivery_day} {boxes} {stay:?}")
+}
+
+fn server() -> McpServer<()> {
+    server_of([schedule_tool(), book_tool(), plan_tool()])
+}
+
+#[tokio::test]
+async fn a_custom_rule_is_reported_beside_a_type_error() {
+    let arguments = json!({"day": "sunday", "boxes": "three"});
+    let result = call(&server(), "schedule", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'day' is invalid: pick Monday to Friday, but received 'sunday'.",
+            "Argument 'boxes' expected an integer, but received 'three'.",
+        ]
+    );
+    assert_eq!(violation_at(&result, "day")["problem"], "custom");
+    assert_eq!(
+        envelope(&result)["error"],
+        "Invalid arguments for tool 'schedule': 2 problems."
+    );
+}
+
+#[tokio::test]
+async fn built_in_and_custom_rules_of_one_argument_are_each_reported_once() {
+    let arguments = json!({"day": "su", "boxes": -1});
+    let result = call(&server(), "schedule", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'day' must be at least 3 characters long, but received 'su' (2 characters).",
+            "Argument 'day' is invalid: pick Monday to Friday, but received 'su'.",
+            "Argument 'boxes' must be between 0 and 4294967295, but received -1.",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn an_argument_that_does_not_deserialize_is_not_checked_further() {
+    let server = server();
+    let result = call(&server, "schedule", json!({"day": 5, "boxes": "three"})).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'day' expected a string, but received 5.",
+            "Argument 'boxes' expected an integer, but received 'three'.",
+        ]
+    );
+    let result = call(&server, "schedule", json!({"day": "monday", "boxes": 2})).await;
+    assert_eq!(ok_text(&result), "2 boxes on monday");
+}
+
+#[tokio::test]
+async fn struct_level_rules_of_nested_arguments_and_renamed_custom_rules_are_reported() {
+    let arguments = json!({
+        "stay": {"start": 9, "end": 5},
+        "zipCode": "10115",
+        "guests": "two"
+    });
+    let result = call(&server(), "book", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'stay' is invalid: 'start' must not be after 'end'.",
+            "Argument 'zipCode' is invalid: we only ship to 9xxxx, but received '10115'.",
+            "Argument 'guests' expected an integer, but received 'two'.",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn custom_rules_are_reported_beside_an_unknown_key() {
+    let arguments = json!({
+        "stay": {"start": 1, "end": 2, "nights": 1},
+        "zipCode": "10115",
+        "guests": 2
+    });
+    let result = call(&server(), "book", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Unknown argument 'stay.nights'. Valid arguments here: start, end.",
+            "Argument 'zipCode' is invalid: we only ship to 9xxxx, but received '10115'.",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn custom_rules_of_a_whole_input_are_reported_beside_a_type_error() {
+    let arguments = json!({
+        "deliveryDay": "sunday",
+        "boxes": "three",
+        "stay": {"start": 9, "end": 5}
+    });
+    let result = call(&server(), "plan", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'deliveryDay' is invalid: pick Monday to Friday, but received 'sunday'.",
+            "Argument 'boxes' expected an integer, but received 'three'.",
+            "Argument 'stay' is invalid: 'start' must not be after 'end'.",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn rules_that_read_a_value_that_did_not_deserialize_are_not_guessed() {
+    let arguments = json!({
+        "deliveryDay": "monday",
+        "boxes": 1,
+        "stay": {"start": 9, "end": "five"}
+    });
+    let result = call(&server(), "plan", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        ["Argument 'stay.end' expected an integer, but received 'five'."]
+    );
+}
