@@ -1,5 +1,6 @@
 //! Every violation at once; missing and unknown arguments.
 
+use mcp_tool_runtime::mcp_tool;
 use mcp_tool_test_support::results::{call, envelope, ok_text, violation_at, violation_messages};
 use serde_json::{Value, json};
 
@@ -145,4 +146,42 @@ async fn non_object_arguments_get_a_clear_message() {
         assert_eq!(violation["problem"], "not_an_object");
         assert_eq!(violation["expected"], "an object of named arguments");
     }
+}
+
+/// Search the catalog.
+#[mcp_tool]
+pub(crate) fn search_catalog(query: String, #[arg(default = 10)] limit: u32) -> String {
+    format!("{query} {limit}")
+}
+
+fn catalog_server() -> mcp_tool_runtime::McpServer<()> {
+    mcp_tool_runtime::McpServer::builder(())
+        .tool(search_catalog_tool())
+        .build()
+        .expect("server")
+}
+
+#[tokio::test]
+async fn an_unknown_argument_that_fits_the_one_missing_suggests_it() {
+    let result = call(&catalog_server(), "search_catalog", json!({"q": "widget"})).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Missing required argument 'query': expected a string.",
+            "Unknown argument 'q'. Did you mean 'query'? Valid arguments here: query, limit.",
+        ]
+    );
+    assert_eq!(violation_at(&result, "q")["suggestion"], "query");
+}
+
+#[tokio::test]
+async fn an_unknown_argument_of_another_type_suggests_nothing() {
+    let result = call(&catalog_server(), "search_catalog", json!({"q": 5})).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Missing required argument 'query': expected a string.",
+            "Unknown argument 'q'. Valid arguments here: query, limit.",
+        ]
+    );
 }

@@ -96,11 +96,13 @@ impl<'s> Walker<'s> {
     ) {
         let properties = keywords.get("properties").and_then(Value::as_object);
         let required = required_names(schema);
+        let mut missing = Vec::new();
         for (name, property) in properties.into_iter().flatten() {
             let child_path = path.key(name);
             match object.get(name) {
                 Some(child) => self.node(property, child, &child_path, out, depth + 1),
                 None if required.contains(&name.as_str()) => {
+                    missing.push((name.as_str(), property));
                     let expected = describe(&self.doc, property);
                     let kind = ViolationKind::Missing { expected };
                     out.push(Violation::new(child_path, kind, None));
@@ -110,14 +112,21 @@ impl<'s> Walker<'s> {
         }
         let known = |key: &str| properties.is_some_and(|p| p.contains_key(key));
         let extra = keywords.get("additionalProperties");
+        let mut unknown = Vec::new();
         for (key, child) in object.iter().filter(|(key, _)| !known(key)) {
             match extra {
-                Some(Value::Bool(false)) => out.push(unknown_key(properties, key, child, path)),
+                Some(Value::Bool(false)) => {
+                    unknown.push(out.len());
+                    out.push(unknown_key(properties, key, child, path));
+                }
                 Some(schema @ Value::Object(_)) => {
                     self.node(schema, child, &path.key(key), out, depth + 1);
                 }
                 _ => {}
             }
+        }
+        if let ([(name, property)], [at]) = (missing.as_slice(), unknown.as_slice()) {
+            self.link_renamed(name, property, &mut out[*at], depth);
         }
         let count = object.len() as u64;
         let unit = LengthUnit::Properties;
@@ -125,6 +134,32 @@ impl<'s> Walker<'s> {
             length_violation(keywords, "minProperties", "maxProperties", count, unit)
         {
             out.push(Violation::new(path.clone(), kind, None));
+        }
+    }
+
+    /// One required argument missing and one unknown one sent that would fit it: the model
+    /// most likely named it otherwise (`q` for `query`), so the unknown one suggests it.
+    fn link_renamed(
+        &self,
+        missing: &str,
+        schema: &'s Value,
+        unknown: &mut Violation,
+        depth: usize,
+    ) {
+        let ViolationKind::Unknown {
+            suggestion: suggestion @ None,
+            ..
+        } = &mut unknown.kind
+        else {
+            return;
+        };
+        let Some(value) = &unknown.received else {
+            return;
+        };
+        let mut problems = Vec::new();
+        self.node(schema, value, &unknown.path, &mut problems, depth + 1);
+        if problems.is_empty() {
+            *suggestion = Some(missing.to_string());
         }
     }
 
