@@ -107,6 +107,10 @@ fn running_out_of_file_descriptors_does_not_stop_the_listener() {
 #[test]
 fn connections_past_the_cap_get_503_and_the_others_are_served() {
     let server = HttpServer::start(INVENTORY, &["--stateless", "--max-connections", "4"], &[]);
+    // `start` knows the server listens once a probe connection succeeds; that connection
+    // holds a place under the cap until the server has seen it close. Under load that can
+    // come after the idle connections below, which would then leave a place free.
+    thread::sleep(Duration::from_millis(500));
     let mut idle = idle_connections(&server.addr, 4);
     thread::sleep(Duration::from_millis(200));
     let reply = server.post(&[], initialize_body());
