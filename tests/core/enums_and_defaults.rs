@@ -141,3 +141,48 @@ fn defaults_appear_in_the_schema_and_not_in_required() {
     assert_eq!(schema["properties"]["sort"]["default"], "asc");
     assert_eq!(schema["required"], json!(["query"]));
 }
+
+/// How results are ordered.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Order {
+    /// Oldest first.
+    Oldest,
+    /// Newest first.
+    Newest,
+}
+
+/// A customer's order history.
+///
+/// # Arguments
+/// * `order` - How to sort.
+#[mcp_tool]
+pub(crate) fn history(order: Order) -> String {
+    format!("{order:?}")
+}
+
+#[test]
+fn documented_enums_are_published_as_enum_with_their_values_described() {
+    use mcp_tool_runtime::{McpServer, SchemaProfile};
+    for profile in [
+        SchemaProfile::Portable,
+        SchemaProfile::Strict,
+        SchemaProfile::Gemini,
+    ] {
+        let server = McpServer::builder(())
+            .tool(history_tool())
+            .schema_profile(profile)
+            .build()
+            .expect("server");
+        let published = crate::fixtures::published(&server, "history");
+        assert_eq!(
+            published["inputSchema"]["properties"]["order"],
+            json!({
+                "type": "string",
+                "enum": ["oldest", "newest"],
+                "description": "How to sort. oldest: Oldest first. newest: Newest first."
+            }),
+            "{profile}"
+        );
+    }
+}

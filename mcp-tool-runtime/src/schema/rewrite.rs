@@ -151,6 +151,7 @@ fn drop_null(schema: &mut Value) {
 /// Standard-only keywords: integer formats become bounds; optional properties lose `null`.
 pub(super) fn normalize(node: &mut Value) {
     if let Value::Object(object) = node {
+        fold_constant_union(object);
         let format = object
             .get("format")
             .and_then(Value::as_str)
@@ -174,6 +175,75 @@ pub(super) fn normalize(node: &mut Value) {
         }
     }
     visit_schema_children(node, &mut normalize);
+}
+
+/// A branch of a union that is one constant, possibly typed and described: a unit enum's
+/// variant as schemars writes it when the variant has a doc comment.
+struct Constant {
+    value: Value,
+    json_type: Option<String>,
+    description: Option<String>,
+}
+
+fn as_constant(branch: &Value) -> Option<Constant> {
+    let branch = branch.as_object()?;
+    let plain = branch
+        .keys()
+        .all(|key| matches!(key.as_str(), "const" | "type" | "description" | "title"));
+    let text = |key: &str| branch.get(key).and_then(Value::as_str).map(str::to_string);
+    plain
+        .then(|| Constant {
+            value: branch.get("const").cloned().unwrap_or(Value::Null),
+            json_type: text("type"),
+            description: text("description"),
+        })
+        .filter(|_| branch.contains_key("const"))
+}
+
+/// A union of constants as one `enum`, the variants' descriptions folded into the schema's
+/// own: the form every client and model handles, and shorter than `oneOf` of `const`s.
+fn fold_constant_union(object: &mut Map<String, Value>) {
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = object.get(keyword) else {
+            continue;
+        };
+        let Some(constants) = branches.iter().map(as_constant).collect::<Option<Vec<_>>>() else {
+            continue;
+        };
+        if constants.is_empty() || object.contains_key("enum") {
+            continue;
+        }
+        object.remove(keyword);
+        let types: BTreeSet<&str> = constants
+            .iter()
+            .filter_map(|c| c.json_type.as_deref())
+            .collect();
+        if let ([single], true) = (
+            types.iter().collect::<Vec<_>>().as_slice(),
+            constants.iter().all(|c| c.json_type.is_some()),
+        ) {
+            object.entry("type").or_insert_with(|| json!(single));
+        }
+        let notes: Vec<String> = constants
+            .iter()
+            .filter_map(|c| {
+                let name = c
+                    .value
+                    .as_str()
+                    .map_or_else(|| c.value.to_string(), str::to_string);
+                Some(format!("{name}: {}", c.description.as_deref()?))
+            })
+            .collect();
+        if !notes.is_empty() {
+            let own = object.get("description").and_then(Value::as_str);
+            let folded = own.into_iter().chain(notes.iter().map(String::as_str));
+            let folded: Vec<&str> = folded.collect();
+            object.insert("description".into(), json!(folded.join(" ")));
+        }
+        let values: Vec<Value> = constants.into_iter().map(|c| c.value).collect();
+        object.insert("enum".into(), Value::Array(values));
+        return;
+    }
 }
 
 /// Inlines every `$ref` that is not part of a cycle. Returns the root and the definitions
