@@ -21,6 +21,7 @@ use validator::Validate;
 pub mod compile;
 pub mod measure;
 pub mod process;
+pub mod tokens;
 
 /// Catalog codes: three capital letters, a dash, four digits.
 pub static SKU: LazyLock<Regex> =

@@ -75,13 +75,19 @@ pub struct Tally {
 impl Session {
     /// Starts `binary` and performs the MCP handshake.
     pub fn start(binary: &Path) -> Self {
-        let mut child = Command::new(binary)
+        Self::start_command(Command::new(binary))
+    }
+
+    /// Starts `command` (any stdio MCP server) and performs the MCP handshake.
+    pub fn start_command(mut command: Command) -> Self {
+        let described = format!("{command:?}");
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .env("RUST_LOG", "warn")
             .spawn()
-            .unwrap_or_else(|error| panic!("cannot start {}: {error}", binary.display()));
+            .unwrap_or_else(|error| panic!("cannot start {described}: {error}"));
         let stdin = Some(BufWriter::new(child.stdin.take().expect("piped stdin")));
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         let mut session = Self {
@@ -108,6 +114,29 @@ impl Session {
         stdin.write_all(line.as_bytes()).expect("write to server");
         stdin.write_all(b"\n").expect("write to server");
         stdin.flush().expect("flush to server");
+    }
+
+    /// Sends one request and returns its answer's `result` (or the whole answer on an error).
+    pub fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send(&request.to_string());
+        loop {
+            let mut line = String::new();
+            let read = self.stdout.read_line(&mut line).expect("an answer");
+            assert!(
+                read > 0,
+                "the server closed stdout before answering {method}"
+            );
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(&line) else {
+                continue;
+            };
+            if message["id"] == id {
+                return message.get("result").cloned().unwrap_or(message);
+            }
+        }
     }
 
     /// The process id.
