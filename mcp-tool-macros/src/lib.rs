@@ -10,6 +10,7 @@ mod ast;
 mod attr;
 mod check;
 mod docs;
+mod error_derive;
 mod errors;
 mod expand;
 mod fallback;
@@ -29,4 +30,12 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn mcp_tools(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool_set(attr.into(), item.into()).into()
+}
+
+/// Maps an error type's values to tool errors: `#[tool_error(code = "not_found", hint = "...")]`
+/// on a variant shows its `Display` text to the model with that code; a variant without the
+/// attribute, or with `#[tool_error(masked)]`, is masked. See `mcp_tool_runtime::ToolError`.
+#[proc_macro_derive(ToolError, attributes(tool_error))]
+pub fn derive_tool_error(input: TokenStream) -> TokenStream {
+    error_derive::derive(input.into()).into()
 }

@@ -36,6 +36,52 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Error types
+//!
+//! A tool returns `Result<T, ToolError>`, or `Result<T, E>` for an error type of your own.
+//! `?` on any other error masks it: the model reads a generic message with a correlation id,
+//! the log gets the cause. To give your own error type codes, derive [`macro@ToolError`]:
+//!
+//! ```
+//! use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
+//!
+//! #[derive(Debug, ToolError)]
+//! enum ShopError {
+//!     /// Shown to the model with the code `not_found` and a hint.
+//!     #[tool_error(code = "not_found", hint = "Use search_items to find valid ids.")]
+//!     NotFound(u64),
+//!     /// No attribute: masked like any foreign error.
+//!     Db(std::io::Error),
+//! }
+//! # impl std::fmt::Display for ShopError {
+//! #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+//! #         match self { Self::NotFound(id) => write!(f, "No product with id {id}."), Self::Db(e) => e.fmt(f) }
+//! #     }
+//! # }
+//! # impl std::error::Error for ShopError {}
+//!
+//! /// Look up a product.
+//! #[mcp_tool]
+//! fn product(id: u64) -> Result<String, ToolError> {
+//!     Err(ShopError::NotFound(id))? // `?` keeps the mapping: `not_found`, not masked
+//! }
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = McpServer::builder(()).tool(product_tool()).build()?;
+//! let result = server.call("product", Some(serde_json::json!({"id": 99}))).await?;
+//! assert!(format!("{:?}", result.content).contains("No product with id 99."));
+//! # Ok(()) }
+//! ```
+//!
+//! Why a derive and a registry: `ToolError` converts from every `std::error::Error` (that is
+//! what makes `?` mask foreign errors), so `impl From<ShopError> for ToolError` would overlap
+//! it (E0119), and stable Rust has no specialization. The derive registers the type's mapping
+//! at link time (the `inventory` crate); the one `From` looks the error's type up there and
+//! masks what it does not find. Returning `Result<T, ShopError>` and `?` into
+//! `Result<T, ToolError>` both go through that `From`, so both keep the mapping; the look-up
+//! costs only failed calls. `anyhow::Error` is not a `std::error::Error`: convert it with
+//! `.map_err(ToolError::internal)`.
+//!
 //! Methods on a state type work the same way inside an `impl` block marked
 //! [`macro@mcp_tools`]; see that macro. [`McpServer`] serves the tools over rmcp, on stdio
 //! ([`McpServer::serve_stdio`]) or Streamable HTTP (`McpServer::serve_http`, feature `http`).
@@ -55,11 +101,12 @@ mod transport; // stdio and HTTP, JSON-RPC checks before rmcp // client side: ca
 
 pub use dispatch::{RegistryError, ToolRegistry, UnknownTool};
 pub use error::{
-    ArgPath, ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, Expected, JsonType, LengthUnit,
-    NumberRange, PathSegment, StringFormat, ToolError, Violation, ViolationEntry, ViolationKind,
+    ArgPath, ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, Expected, IntoToolError,
+    JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, ToolError, Violation,
+    ViolationEntry, ViolationKind,
 };
 pub use input::InputMode;
-pub use mcp_tool_macros::{mcp_tool, mcp_tools};
+pub use mcp_tool_macros::{ToolError, mcp_tool, mcp_tools};
 pub use render::ToolOutput;
 #[cfg(feature = "client")]
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
@@ -87,6 +134,9 @@ pub mod __private {
     pub use validator;
 
     pub use crate::input::check_argument;
+    pub use inventory;
+
+    pub use crate::error::ErrorMapping;
     pub use crate::tool::BoxFuture;
 
     /// Fails to compile, at the argument's type, when a type cannot be a tool argument.
@@ -134,6 +184,23 @@ pub mod __private {
 
     /// Fails to compile, at the return type, when a type cannot be returned from a tool.
     pub const fn assert_output<T: crate::IntoToolOutput>() {}
+
+    /// The tool error of a value `#[derive(ToolError)]` shows: its `Display` text with `code`.
+    pub fn shown_error(
+        error: &dyn std::error::Error,
+        code: crate::ErrorCode,
+        hint: Option<&'static str>,
+        retry_after_secs: Option<u64>,
+    ) -> crate::ToolError {
+        let mut shown = crate::ToolError::new(code, error.to_string());
+        if let Some(hint) = hint {
+            shown = shown.with_hint(hint);
+        }
+        if let Some(seconds) = retry_after_secs {
+            shown = shown.with_retry_after(std::time::Duration::from_secs(seconds));
+        }
+        shown
+    }
 
     /// Boxes a handler's future.
     pub fn boxed<'a, F>(future: F) -> BoxFuture<'a, F::Output>

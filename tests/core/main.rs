@@ -17,6 +17,7 @@ mod custom_rules;
 mod descriptions;
 mod enums_and_defaults;
 mod envelope;
+mod error_types;
 mod identity;
 mod masking;
 mod methods;

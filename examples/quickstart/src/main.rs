@@ -1,6 +1,8 @@
 //! The README's quick start, as a new user writes it: one crate depending on
 //! `mcp-tool-runtime`, no tracing subscriber installed, served over stdio.
 
+use std::fmt;
+
 use mcp_tool_runtime::{Json, McpServer, ToolError, mcp_tool, mcp_tools};
 
 /// A cart line, as the tool returns it.
@@ -9,6 +11,29 @@ struct CartLine {
     sku: String,
     quantity: u32,
 }
+
+/// The shop's errors: the model reads a `NotFound` with its code and hint; a `Db` failure is
+/// masked like any foreign error.
+#[derive(Debug, ToolError)]
+enum ShopError {
+    #[tool_error(
+        code = "not_found",
+        hint = "Use add_item with a catalog code such as ABC-0001."
+    )]
+    NotFound(String),
+    Db(std::io::Error),
+}
+
+impl fmt::Display for ShopError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFound(sku) => write!(f, "No item with SKU '{sku}' is in the catalog."),
+            Self::Db(error) => write!(f, "database failure: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ShopError {}
 
 /// The shop's state.
 struct Shop {
@@ -30,6 +55,19 @@ impl Shop {
         #[validate(range(min = 1, max = 100))] quantity: u32,
     ) -> Result<Json<CartLine>, ToolError> {
         Ok(Json(CartLine { sku, quantity }))
+    }
+
+    /// The price of a catalog item, in cents.
+    ///
+    /// # Arguments
+    /// * `sku` - Catalog code such as "ABC-0001".
+    #[mcp_tool(read_only)]
+    async fn price(&self, sku: String) -> Result<String, ShopError> {
+        match sku.as_str() {
+            "ABC-0001" => Ok("250".into()),
+            "ZZZ-9999" => Err(ShopError::Db(std::io::Error::other("price table locked"))),
+            _ => Err(ShopError::NotFound(sku)),
+        }
     }
 
     /// Today's sales report.

@@ -46,3 +46,23 @@ fn without_a_subscriber_only_masked_failures_are_written() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(server.close().success());
 }
+
+#[test]
+fn an_error_type_with_derived_codes_reaches_the_model_over_stdio() {
+    let mut server = StdioSession::start(env!("CARGO_BIN_EXE_mcp-tool-example-quickstart"), &[]);
+    let not_found = server.call_tool("price", json!({"sku": "QQQ-0000"}));
+    assert_eq!(envelope_of(&not_found)["code"], "not_found", "{not_found}");
+    assert_eq!(
+        text_of(&not_found),
+        "No item with SKU 'QQQ-0000' is in the catalog.\nHint: Use add_item with a catalog code such as ABC-0001."
+    );
+    let masked = server.call_tool("price", json!({"sku": "ZZZ-9999"}));
+    assert_eq!(envelope_of(&masked)["code"], "internal_error", "{masked}");
+    assert!(!text_of(&masked).contains("price table locked"), "{masked}");
+    let id = envelope_of(&masked)["correlationId"]
+        .as_str()
+        .expect("a correlation id")
+        .to_string();
+    assert!(server.wait_for_stderr(&id).contains("price table locked"));
+    assert!(server.close().success());
+}

@@ -4,11 +4,13 @@
 
 mod code;
 mod envelope;
+mod mapping;
 mod tool_error;
 mod violation;
 
 pub use code::{ErrorClass, ErrorCode};
 pub use envelope::{ERROR_META_KEY, ErrorEnvelope, ViolationEntry};
+pub use mapping::{ErrorMapping, IntoToolError};
 pub(crate) use tool_error::Message;
 pub use tool_error::ToolError;
 pub use violation::{

@@ -288,7 +288,8 @@ impl fmt::Debug for ToolError {
     }
 }
 
-/// Any other error is masked: its text goes to the log, never to the model.
+/// An error of a type with a registered mapping (`#[derive(ToolError)]`) converts through
+/// it; any other error is masked: its text goes to the log, never to the model.
 ///
 /// `anyhow::Error` does not implement `std::error::Error`, and a `From` impl for it would
 /// clash with this one; convert it with `.map_err(ToolError::internal)`.
@@ -297,7 +298,7 @@ where
     E: std::error::Error + Send + Sync + 'static,
 {
     fn from(error: E) -> Self {
-        Self::internal(error)
+        super::mapping::classify(error)
     }
 }
 

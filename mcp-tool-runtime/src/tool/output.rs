@@ -38,7 +38,8 @@ pub struct Json<T>(pub T);
     label = "unsupported tool return type",
     note = "return `String` for text, `Json<T>` (T: Serialize + JsonSchema) for structured output, \
             `Vec<ContentBlock>` or `CallToolResult` for raw content, or a `Result<_, E>` of one \
-            of these where `E: Into<ToolError>`"
+            of these where `E: Into<ToolError>`: `ToolError` itself (`ToolError::new(code, message)`, \
+            `ToolError::internal(error)`), or your own error type with `#[derive(ToolError)]`"
 )]
 pub trait IntoToolOutput {
     /// The canonical output schema, and whether results are wrapped in `{"result": …}`.
