@@ -12,6 +12,7 @@ mod bounded;
 mod caching;
 mod closed_objects;
 mod codes;
+mod composition;
 mod constraints;
 mod custom_rules;
 mod descriptions;

@@ -62,6 +62,31 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self.tools(S::tools())
     }
 
+    /// Adds the tools that `#[mcp_tools]` generated for `T`, a part of this server's state
+    /// that `part` picks out: tools of several state types share one server.
+    ///
+    /// ```
+    /// # use mcp_tool_runtime::{McpServer, mcp_tool, mcp_tools};
+    /// # #[derive(Default)] struct Users;
+    /// # #[mcp_tools] impl Users { /// Count users.
+    /// #     #[mcp_tool] fn count_users(&self) -> String { "3".into() } }
+    /// # #[derive(Default)] struct Orders;
+    /// # #[mcp_tools] impl Orders { /// Count orders.
+    /// #     #[mcp_tool] fn count_orders(&self) -> String { "7".into() } }
+    /// #[derive(Default)]
+    /// struct App { users: Users, orders: Orders }
+    ///
+    /// let server = McpServer::builder(App::default())
+    ///     .tool_set_of(|app: &App| &app.users)
+    ///     .tool_set_of(|app: &App| &app.orders)
+    ///     .build()?;
+    /// assert_eq!(server.registry().list().len(), 2);
+    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// ```
+    pub fn tool_set_of<T: ToolSet>(self, part: fn(&S) -> &T) -> Self {
+        self.tools(T::tools().into_iter().map(|tool| tool.for_part_of(part)))
+    }
+
     /// The server's name and version, as `initialize` reports them. Without it, the server
     /// is named after the crate that defines its first tool.
     pub fn implementation(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use super::call::ToolCall;
 use super::info::ToolInfo;
@@ -16,18 +17,60 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub type Handler<S> =
     for<'a> fn(&'a S, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
 
+/// A handler over state `S`, possibly reaching it through a part of a larger state.
+type Run<S> = dyn for<'a> Fn(&'a S, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
+    + Send
+    + Sync;
+
 /// A tool ready to register: its cached definition and its handler.
 pub struct ToolDef<S> {
     info: &'static ToolInfo,
-    handler: Handler<S>,
+    handler: Arc<Run<S>>,
+}
+
+impl<S: 'static> ToolDef<S> {
+    /// Pairs a definition with its handler. The macros call this; users rarely do.
+    pub fn new(info: &'static ToolInfo, handler: Handler<S>) -> Self {
+        Self {
+            info,
+            handler: Arc::new(handler),
+        }
+    }
+
+    /// The same tool on a server whose state `T` holds this tool's state as a part, which
+    /// `part` picks out (like axum's `FromRef`): tools of several state types, or of an
+    /// `Arc<S>`, share one server.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{McpServer, ToolSet, mcp_tool, mcp_tools};
+    ///
+    /// #[derive(Default)]
+    /// struct Users;
+    /// #[mcp_tools]
+    /// impl Users {
+    ///     /// Count the users.
+    ///     #[mcp_tool]
+    ///     fn count_users(&self) -> String { "3".into() }
+    /// }
+    ///
+    /// #[derive(Default)]
+    /// struct App { users: Users }
+    ///
+    /// let tools = Users::tools().into_iter().map(|tool| tool.for_part_of(|app: &App| &app.users));
+    /// let server = McpServer::builder(App::default()).tools(tools).build()?;
+    /// assert_eq!(server.registry().list()[0].name, "count_users");
+    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// ```
+    pub fn for_part_of<T: 'static>(self, part: fn(&T) -> &S) -> ToolDef<T> {
+        let handler = self.handler;
+        ToolDef {
+            info: self.info,
+            handler: Arc::new(move |state: &T, call: ToolCall<'_>| handler(part(state), call)),
+        }
+    }
 }
 
 impl<S> ToolDef<S> {
-    /// Pairs a definition with its handler. The macros call this; users rarely do.
-    pub fn new(info: &'static ToolInfo, handler: Handler<S>) -> Self {
-        Self { info, handler }
-    }
-
     /// The definition.
     pub fn info(&self) -> &'static ToolInfo {
         self.info
@@ -45,11 +88,12 @@ impl<S> ToolDef<S> {
 
 impl<S> Clone for ToolDef<S> {
     fn clone(&self) -> Self {
-        *self
+        Self {
+            info: self.info,
+            handler: Arc::clone(&self.handler),
+        }
     }
 }
-
-impl<S> Copy for ToolDef<S> {}
 
 impl<S> fmt::Debug for ToolDef<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -63,4 +107,14 @@ impl<S> fmt::Debug for ToolDef<S> {
 pub trait ToolSet: Sized + Send + Sync + 'static {
     /// The tools of this type, in declaration order.
     fn tools() -> Vec<ToolDef<Self>>;
+}
+
+/// A shared state's tools: `McpServer::builder(Arc::new(shop)).tool_set()` just works.
+impl<S: ToolSet> ToolSet for Arc<S> {
+    fn tools() -> Vec<ToolDef<Self>> {
+        S::tools()
+            .into_iter()
+            .map(|tool| tool.for_part_of(|state: &Arc<S>| &**state))
+            .collect()
+    }
 }
