@@ -109,15 +109,7 @@ pub(crate) fn number_range(keywords: &Map<String, Value>) -> Option<NumberRange>
     let (format_min, format_max) = integer_format_bounds(format);
     let min = tighter_bound(keywords, "minimum", "exclusiveMinimum", format_min, true);
     let max = tighter_bound(keywords, "maximum", "exclusiveMaximum", format_max, false);
-    if min.is_none() && max.is_none() {
-        return None;
-    }
-    Some(NumberRange {
-        exclusive_min: min.as_ref().is_some_and(|(_, exclusive)| *exclusive),
-        exclusive_max: max.as_ref().is_some_and(|(_, exclusive)| *exclusive),
-        min: min.map(|(bound, _)| bound),
-        max: max.map(|(bound, _)| bound),
-    })
+    range_of(min, max)
 }
 
 /// The bounds worth saying in words: those the schema states, and the lower bound 0 of an
@@ -129,6 +121,11 @@ fn described_range(keywords: &Map<String, Value>) -> Option<NumberRange> {
     let min = stated_bound(keywords, "minimum", "exclusiveMinimum")
         .or_else(|| unsigned.then(|| (Number::from(0), false)));
     let max = stated_bound(keywords, "maximum", "exclusiveMaximum");
+    range_of(min, max)
+}
+
+/// A range of two bounds, each with whether it is exclusive; `None` when neither is set.
+fn range_of(min: Option<(Number, bool)>, max: Option<(Number, bool)>) -> Option<NumberRange> {
     if min.is_none() && max.is_none() {
         return None;
     }
