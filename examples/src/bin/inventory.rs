@@ -99,6 +99,14 @@ fn parse_args() -> Result<Args, String> {
 
 fn main() -> ExitCode {
     logging::init_stderr();
+    let code = run();
+    // Log lines go through a queue (so that an unread stderr never blocks a call): let the
+    // last ones out before the process ends.
+    logging::flush();
+    code
+}
+
+fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {

@@ -11,6 +11,7 @@ use std::io::{self, Read, Write};
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 use std::thread;
+use std::time::Duration;
 
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -19,6 +20,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::{mpsc, oneshot};
 
 use super::jsonrpc::{self, Inbound};
+use crate::StderrLog;
 use crate::server::{McpServer, ServeError};
 
 /// The default size limit of one incoming message: 4 MiB.
@@ -71,7 +73,11 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     /// Serves MCP over stdin and stdout with `options`. Malformed messages are answered
     /// with JSON-RPC errors and the session goes on (see [`LineTransport`]).
     pub async fn serve_stdio_with(self, options: StdioOptions) -> Result<(), ServeError> {
-        self.serve_lines(LineTransport::stdio(&options)).await
+        let served = self.serve_lines(LineTransport::stdio(&options)).await;
+        // The runtime's own failure lines are queued (see `StderrLog`); a masked error told
+        // the client its cause was logged, so let them out before the process may end.
+        let _ = tokio::task::spawn_blocking(|| StderrLog::flush_for(LOG_FLUSH_LIMIT)).await;
+        served
     }
 
     /// Serves MCP over any line transport, such as a [`LineTransport`] on a socket or a pipe.
@@ -87,6 +93,9 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         Ok(())
     }
 }
+
+/// How long the end of a stdio session waits for queued log lines to reach stderr.
+const LOG_FLUSH_LIMIT: Duration = Duration::from_secs(1);
 
 /// How much of an oversized line is kept to look for its `id`.
 const ID_PREFIX_BYTES: usize = 4096;
