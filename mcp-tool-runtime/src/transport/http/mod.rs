@@ -40,6 +40,11 @@ pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
 /// The header that names a session.
 const SESSION_HEADER: &str = "mcp-session-id";
+/// How much of an oversized upload past the limit is read and discarded before its 413.
+/// Closing a socket with unread data makes the kernel send a reset, and a client still
+/// sending its body then sees ECONNRESET or EPIPE instead of the answer. Past this bound
+/// the client is left to that: reading gigabytes is worse than a lost 413.
+const DRAIN_BYTES: u64 = 4 * 1024 * 1024;
 /// The most of a plain-text rejection from rmcp that is kept as its detail.
 const REJECTION_DETAIL_BYTES: usize = 4096;
 /// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
@@ -69,12 +74,14 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | a bearer token is configured and exactly one `Authorization: Bearer <token>` (one space) matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
 /// | stateless mode: the method is POST | 405 with `Allow: POST` |
 /// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
-/// | the body is at most the limit (default 256 KiB) | 413 |
+/// | the body is at most the limit (default 256 KiB) | 413, then closed |
 ///
 /// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
 /// one more gets 503 with `Retry-After` (code -32000). A request's header must arrive within
 /// [`HttpOptions::header_timeout`] (the connection is closed otherwise; this also ends idle
-/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). A failed `accept` (out of file
+/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). Before
+/// a 413, up to 4 MiB past the limit of the upload is read and discarded (within the body
+/// timeout), so that the client, still sending, reads the answer instead of a reset. A failed `accept` (out of file
 /// descriptors, say) never stops the listener: it waits, from 10 ms up to 1 s, and goes on.
 ///
 /// Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
@@ -539,7 +546,9 @@ impl<S: Send + Sync + 'static> Guard<S> {
             ErrorCode::INVALID_REQUEST,
             text::http_body_too_large(limit, length),
             json!({"maxBodyBytes": limit}),
-            &[],
+            // What is left of the upload (past the drained part) must not be read as the
+            // next request.
+            &[(header::CONNECTION, "close".to_string())],
         )
     }
 
@@ -601,7 +610,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
     async fn read_body(
         &self,
         parts: &http::request::Parts,
-        body: Incoming,
+        mut body: Incoming,
     ) -> Result<Bytes, Box<HttpResponse>> {
         let limit = self.options.max_body_bytes;
         let declared = parts
@@ -609,16 +618,20 @@ impl<S: Send + Sync + 'static> Guard<S> {
             .get(header::CONTENT_LENGTH)
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.parse::<u64>().ok());
-        if declared.is_some_and(|length| length > limit as u64) {
+        if let Some(length) = declared.filter(|length| *length > limit as u64) {
+            if length - limit as u64 <= DRAIN_BYTES {
+                self.drain(&mut body).await;
+            }
             return Err(Box::new(self.too_large(declared)));
         }
-        let collect = Limited::new(body, limit).collect();
+        let collect = Limited::new(&mut body, limit).collect();
         let Ok(collected) = tokio::time::timeout(self.options.body_timeout, collect).await else {
             return Err(Box::new(self.body_too_slow()));
         };
         match collected {
             Ok(collected) => Ok(collected.to_bytes()),
             Err(error) if error.is::<http_body_util::LengthLimitError>() => {
+                self.drain(&mut body).await;
                 Err(Box::new(self.too_large(None)))
             }
             Err(error) => {
@@ -632,6 +645,21 @@ impl<S: Send + Sync + 'static> Guard<S> {
                 )))
             }
         }
+    }
+
+    /// Reads and discards the rest of an oversized `body`, up to [`DRAIN_BYTES`] and within
+    /// the body timeout, so that the 413 reaches a client that is still sending.
+    async fn drain(&self, body: &mut Incoming) {
+        let discard = async {
+            let mut read = 0u64;
+            while read <= DRAIN_BYTES {
+                let Some(Ok(frame)) = body.frame().await else {
+                    return;
+                };
+                read += frame.data_ref().map_or(0, |data| data.len() as u64);
+            }
+        };
+        let _ = tokio::time::timeout(self.options.body_timeout, discard).await;
     }
 }
 
