@@ -11,7 +11,7 @@ use http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use rmcp::model::ErrorCode;
+use rmcp::model::{ErrorCode, JsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -19,12 +19,14 @@ use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 
 mod authority;
+mod in_flight;
 mod listen;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
 use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS};
 use authority::{host_allowed, origin_allowed};
+use in_flight::{Claim, InFlight};
 
 /// The default body limit: 256 KiB.
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
@@ -75,6 +77,7 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | stateless mode: the method is POST | 405 with `Allow: POST` |
 /// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
 /// | the body is at most the limit (default 256 KiB) | 413, then closed |
+/// | within a session, the request's id is not that of one still being answered | 400, -32600 with that id |
 ///
 /// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
 /// one more gets 503 with `Retry-After` (code -32000). A request's header must arrive within
@@ -352,6 +355,8 @@ struct Guard<S: Send + Sync + 'static> {
     service: StreamableHttpService<McpServer<S>, LocalSessionManager>,
     /// rmcp's sessions, shared with `service`, to tell a DELETE of an unknown one.
     sessions: Arc<LocalSessionManager>,
+    /// The request ids being answered on each session, to refuse a duplicate.
+    in_flight: InFlight,
 }
 
 impl<S: Send + Sync + 'static> Guard<S> {
@@ -374,6 +379,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
             options,
             service,
             sessions,
+            in_flight: InFlight::default(),
         }
     }
 
@@ -553,17 +559,54 @@ impl<S: Send + Sync + 'static> Guard<S> {
     }
 
     async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
-        match self.admit(request).await {
-            Ok(request) => with_json_rpc_body(self.service.handle(request).await).await,
-            Err(rejection) => *rejection,
+        let (request, id) = match self.admit(request).await {
+            Ok(admitted) => admitted,
+            Err(rejection) => return *rejection,
+        };
+        let claim = match self.claim(&request, id.as_ref()) {
+            Ok(claim) => claim,
+            Err(rejection) => return *rejection,
+        };
+        let response = with_json_rpc_body(self.service.handle(request).await).await;
+        match claim {
+            Some(claim) => release_when_sent(response, claim),
+            None => response,
         }
     }
 
-    /// The request as rmcp gets it, or the answer that stops it here.
+    /// Claims the id of a request made within a session, until its answer is sent; `Err`
+    /// answers a request whose id is already in flight there.
+    fn claim(
+        &self,
+        request: &Request<Full<Bytes>>,
+        id: Option<&RequestId>,
+    ) -> Result<Option<Claim>, Box<HttpResponse>> {
+        let session = request.headers().get(SESSION_HEADER);
+        let (Some(session), Some(id)) = (session.and_then(|s| s.to_str().ok()), id) else {
+            return Ok(None);
+        };
+        match self.in_flight.claim(session, id) {
+            Some(claim) => Ok(Some(claim)),
+            None => {
+                tracing::info!(%id, "refused a request whose id is in flight on its session");
+                let id = json!(id);
+                let answer = jsonrpc::error_response(
+                    Some(&id),
+                    ErrorCode::INVALID_REQUEST,
+                    text::http_duplicate_request_id(&id.to_string()),
+                    Some(json!({"id": id})),
+                );
+                Err(Box::new(json_reply(StatusCode::BAD_REQUEST, &answer)))
+            }
+        }
+    }
+
+    /// The request as rmcp gets it, with the id of the JSON-RPC request it carries (if it
+    /// is one), or the answer that stops it here.
     async fn admit(
         &self,
         request: Request<Incoming>,
-    ) -> Result<Request<Full<Bytes>>, Box<HttpResponse>> {
+    ) -> Result<(Request<Full<Bytes>>, Option<RequestId>), Box<HttpResponse>> {
         if let Err(rejection) = self.check(&request) {
             tracing::info!(
                 method = %request.method(),
@@ -575,12 +618,12 @@ impl<S: Send + Sync + 'static> Guard<S> {
         self.check_session(&request).await?;
         let (parts, body) = request.into_parts();
         let bytes = self.read_body(&parts, body).await?;
-        let bytes = if parts.method == Method::POST {
+        let (bytes, id) = if parts.method == Method::POST {
             screen(bytes)?
         } else {
-            bytes
+            (bytes, None)
         };
-        Ok(Request::from_parts(parts, Full::new(bytes)))
+        Ok((Request::from_parts(parts, Full::new(bytes)), id))
     }
 
     /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
@@ -665,10 +708,17 @@ impl<S: Send + Sync + 'static> Guard<S> {
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
 /// answer. Malformed messages are 400; a well-formed request for an unknown method or with
-/// wrong params is answered like any other request (200).
-fn screen(bytes: Bytes) -> Result<Bytes, Box<HttpResponse>> {
+/// wrong params is answered like any other request (200). A request's id comes along.
+fn screen(bytes: Bytes) -> Result<(Bytes, Option<RequestId>), Box<HttpResponse>> {
     match jsonrpc::classify(&bytes) {
-        Inbound::Deliver(_) => Ok(jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from)),
+        Inbound::Deliver(message) => {
+            let id = match *message {
+                JsonRpcMessage::Request(request) => Some(request.id),
+                _ => None,
+            };
+            let bytes = jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from);
+            Ok((bytes, id))
+        }
         Inbound::Reply(answer) => {
             let code = answer["error"]["code"].as_i64().unwrap_or_default();
             let malformed = code == i64::from(ErrorCode::PARSE_ERROR.0)
@@ -687,6 +737,19 @@ fn screen(bytes: Bytes) -> Result<Bytes, Box<HttpResponse>> {
             Err(Box::new(response))
         }
     }
+}
+
+/// `response` with `claim` held until its body is sent or dropped: a stateful answer is a
+/// stream that ends once the request is answered, and a client that leaves drops it.
+fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
+    response.map(|body| {
+        body.map_frame(move |frame| {
+            // The closure owns the claim, so it lives exactly as long as the body.
+            let _held = &claim;
+            frame
+        })
+        .boxed()
+    })
 }
 
 /// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
