@@ -18,10 +18,15 @@ use rmcp::transport::Transport;
 use rmcp::{RoleServer, ServiceExt};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, ReadBuf};
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{self, Inbound};
+use super::shutdown;
 use crate::StderrLog;
 use crate::server::{McpServer, ServeError};
+
+/// The default time the calls already read get to finish after a shutdown signal.
+const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(10);
 
 /// The default size limit of one incoming message: 4 MiB.
 pub(crate) const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
@@ -35,12 +40,14 @@ pub(crate) const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 #[derive(Clone, Debug)]
 pub struct StdioOptions {
     max_message_bytes: usize,
+    grace_period: Duration,
 }
 
 impl Default for StdioOptions {
     fn default() -> Self {
         Self {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            grace_period: DEFAULT_GRACE_PERIOD,
         }
     }
 }
@@ -50,6 +57,13 @@ impl StdioOptions {
     /// line is discarded without being buffered and answered with an error.
     pub fn max_message_bytes(mut self, bytes: usize) -> Self {
         self.max_message_bytes = bytes.max(1);
+        self
+    }
+
+    /// How long the calls already read get to finish after SIGTERM or SIGINT (default
+    /// 10 s): input is no longer read, what was read is answered, then the session ends.
+    pub fn grace_period(mut self, limit: Duration) -> Self {
+        self.grace_period = limit;
         self
     }
 
@@ -71,9 +85,19 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     }
 
     /// Serves MCP over stdin and stdout with `options`. Malformed messages are answered
-    /// with JSON-RPC errors and the session goes on (see [`LineTransport`]).
+    /// with JSON-RPC errors and the session goes on (see [`LineTransport`]). On SIGTERM or
+    /// SIGINT, input stops being read, the calls already read are answered (within
+    /// [`StdioOptions::grace_period`]) and it returns `Ok`.
     pub async fn serve_stdio_with(self, options: StdioOptions) -> Result<(), ServeError> {
-        let served = self.serve_lines(LineTransport::stdio(&options)).await;
+        let transport = LineTransport::stdio(&options);
+        let end_input = transport.end_input.clone();
+        let stop = async move {
+            shutdown::signal().await;
+            end_input.cancel();
+        };
+        let served = self
+            .serve_lines_until(transport, stop, options.grace_period)
+            .await;
         // The runtime's own failure lines are queued (see `StderrLog`); a masked error told
         // the client its cause was logged, so let them out before the process may end.
         let _ = tokio::task::spawn_blocking(|| StderrLog::flush_for(LOG_FLUSH_LIMIT)).await;
@@ -92,6 +116,35 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         running.waiting().await.map_err(ServeError::Session)?;
         Ok(())
     }
+
+    /// Serves `transport` until its session ends; once `stop` resolves (having ended the
+    /// transport's input), the session gets `grace` to answer what it read, then is dropped.
+    async fn serve_lines_until<R>(
+        self,
+        transport: LineTransport<R>,
+        stop: impl Future<Output = ()>,
+        grace: Duration,
+    ) -> Result<(), ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    {
+        let session = self.serve_lines(transport);
+        tokio::pin!(session);
+        tokio::select! {
+            served = session.as_mut() => return served,
+            () = stop => {}
+        }
+        match tokio::time::timeout(grace, session).await {
+            Ok(served) => served,
+            Err(_) => {
+                tracing::warn!(
+                    ?grace,
+                    "calls still running after the grace period are dropped"
+                );
+                Ok(())
+            }
+        }
+    }
 }
 
 /// How long the end of a stdio session waits for queued log lines to reach stderr.
@@ -109,6 +162,8 @@ pub struct LineTransport<R> {
     writer_stopped: Option<oneshot::Receiver<()>>,
     /// Whether `initialize` has reached rmcp; until then, only the handshake gets through.
     initialized: bool,
+    /// Cancelled to end the input as if the client had closed it (on a shutdown signal).
+    end_input: CancellationToken,
 }
 
 impl LineTransport<StdinReader> {
@@ -188,6 +243,7 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             outbox: Some(outbox),
             writer_stopped: Some(writer_stopped),
             initialized: false,
+            end_input: CancellationToken::new(),
         }
     }
 
@@ -211,6 +267,7 @@ impl<R: AsyncRead + Unpin> LineTransport<R> {
                 tracing::info!("the output is closed; ending the session");
                 return None;
             }
+            () = self.end_input.cancelled() => return None,
             read = self.lines.next_line() => read,
         };
         read.unwrap_or_else(|error| {

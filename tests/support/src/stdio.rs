@@ -120,6 +120,15 @@ impl StdioSession {
         }
     }
 
+    /// Sends the process `signal` (`TERM`, `INT`) with `kill -s`.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args(["-s", signal, &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -s {signal} failed");
+    }
+
     /// Sends a notification.
     pub fn notify(&mut self, method: &str, params: Option<Value>) {
         let mut message = json!({"jsonrpc": "2.0", "method": method});

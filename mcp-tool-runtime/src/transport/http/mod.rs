@@ -38,6 +38,8 @@ pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 512;
 pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default time for a request's whole body to arrive once its header is in.
 pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default time in-flight requests get to finish after a shutdown signal.
+pub(crate) const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(10);
 /// The default endpoint path.
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
 /// The header that names a session.
@@ -82,7 +84,8 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
 /// one more gets 503 with `Retry-After` (code -32000). A request's header must arrive within
 /// [`HttpOptions::header_timeout`] (the connection is closed otherwise; this also ends idle
-/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). Before
+/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). On
+/// SIGTERM or SIGINT the server shuts down gracefully (see [`HttpOptions::grace_period`]). Before
 /// a 413, up to 4 MiB past the limit of the upload is read and discarded (within the body
 /// timeout), so that the client, still sending, reads the answer instead of a reset. A failed `accept` (out of file
 /// descriptors, say) never stops the listener: it waits, from 10 ms up to 1 s, and goes on.
@@ -116,6 +119,7 @@ pub struct HttpOptions {
     max_connections: usize,
     header_timeout: Duration,
     body_timeout: Duration,
+    grace_period: Duration,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     token: Option<String>,
@@ -131,6 +135,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("max_connections", &self.max_connections)
             .field("header_timeout", &self.header_timeout)
             .field("body_timeout", &self.body_timeout)
+            .field("grace_period", &self.grace_period)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
@@ -148,6 +153,7 @@ impl Default for HttpOptions {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            grace_period: DEFAULT_GRACE_PERIOD,
             allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
             allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
             token: None,
@@ -232,6 +238,14 @@ impl HttpOptions {
     /// A slower one is answered 408 and its connection closed.
     pub fn body_timeout(mut self, limit: Duration) -> Self {
         self.body_timeout = limit;
+        self
+    }
+
+    /// How long requests in flight get to finish after SIGTERM or SIGINT (default 10 s):
+    /// the server stops accepting at once, answers them, closes each connection as its
+    /// answer is done, and returns; whatever is still running after this is dropped.
+    pub fn grace_period(mut self, limit: Duration) -> Self {
+        self.grace_period = limit;
         self
     }
 
