@@ -78,19 +78,18 @@ fn stateless_post_serves_tool_calls_with_json() {
     );
 }
 
-#[test]
-fn sessions_mode_initializes_and_calls_with_the_session_id() {
-    let server = inventory(&[], &[]);
+/// Initializes a session (checking the answer) and returns its id.
+fn open_session(server: &HttpServer) -> String {
     let reply = server.post(&[], initialize_body());
     assert_eq!(reply.status, 200, "{reply:?}");
-    let session = reply
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_string();
     assert_eq!(
         reply.messages()[0]["result"]["protocolVersion"],
         "2025-11-25"
     );
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
     let in_session = [
         ("Mcp-Session-Id", session.as_str()),
         ("MCP-Protocol-Version", "2025-11-25"),
@@ -100,6 +99,17 @@ fn sessions_mode_initializes_and_calls_with_the_session_id() {
         br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
     );
     assert_eq!(notified.status, 202, "{notified:?}");
+    session
+}
+
+#[test]
+fn sessions_mode_initializes_and_calls_with_the_session_id() {
+    let server = inventory(&[], &[]);
+    let session = open_session(&server);
+    let in_session = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
     // A non-object `arguments` reaches the tool and becomes an isError result.
     let reply = server.post(&in_session, call_body(3, "get_user", json!("one")));
     assert_eq!(reply.status, 200, "{reply:?}");
@@ -477,20 +487,11 @@ fn unknown_sessions_and_rmcp_rejections_get_json_rpc_bodies() {
 #[test]
 fn duplicate_request_ids_in_flight_on_one_session_are_all_answered_at_once() {
     let server = inventory(&[], &[]);
-    let reply = server.post(&[], initialize_body());
-    let session = reply
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_string();
+    let session = open_session(&server);
     let in_session = [
         ("Mcp-Session-Id", session.as_str()),
         ("MCP-Protocol-Version", "2025-11-25"),
     ];
-    let notified = server.post(
-        &in_session,
-        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    );
-    assert_eq!(notified.status, 202, "{notified:?}");
     let body = call_body(77, "list_users", json!({}));
     let start = std::sync::Barrier::new(5);
     let started = std::time::Instant::now();

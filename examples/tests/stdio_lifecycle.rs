@@ -2,12 +2,12 @@
 //! without its newline, and a client that stops reading. Against the real `inventory` binary
 //! over real pipes.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, Write};
+use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_tool_test_support::stdio::StdioSession;
+use mcp_tool_test_support::stdio::{StdioSession, start_raw};
 use serde_json::json;
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -65,43 +65,9 @@ fn notifications_before_initialize_are_ignored_and_the_session_goes_on() {
     assert!(session.close().success());
 }
 
-/// A child process killed on drop, so that a failing test leaves nothing running.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn a_closed_stdout_ends_the_server_promptly_with_code_0() {
-    let mut server = Killed(
-        Command::new(INVENTORY)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start inventory"),
-    );
-    let mut stdin = server.0.stdin.take().expect("piped stdin");
-    let mut stdout = BufReader::new(server.0.stdout.take().expect("piped stdout"));
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "e2e", "version": "1"}}});
-    writeln!(stdin, "{initialize}").expect("write initialize");
-    let mut answer = String::new();
-    stdout
-        .read_line(&mut answer)
-        .expect("read initialize answer");
-    assert!(answer.contains("\"result\""), "{answer}");
-    writeln!(
-        stdin,
-        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
-    )
-    .expect("write");
+    let (mut server, mut stdin, stdout) = start_raw(INVENTORY, Some("info"), Stdio::piped());
     // The client stops reading: the read end of the server's stdout is closed, stdin stays.
     drop(stdout);
     let closed = Instant::now();
@@ -121,13 +87,7 @@ fn a_closed_stdout_ends_the_server_promptly_with_code_0() {
         thread::sleep(Duration::from_millis(10));
     };
     let elapsed = closed.elapsed();
-    let mut stderr = String::new();
-    let _ = server
-        .0
-        .stderr
-        .take()
-        .expect("piped stderr")
-        .read_to_string(&mut stderr);
+    let (stderr, _) = server.stderr_and_success();
     eprintln!("exited {elapsed:?} after stdout closed, {sent} requests sent");
     assert!(status.success(), "{status}; stderr:\n{stderr}");
     let failures = stderr.matches("fail to response").count();
@@ -149,30 +109,7 @@ fn rss_kib(pid: u32) -> u64 {
 #[test]
 fn a_client_that_stops_reading_stops_the_server_reading() {
     const CALLS: u64 = 20_000;
-    let mut server = Killed(
-        Command::new(INVENTORY)
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start inventory"),
-    );
-    let mut stdin = server.0.stdin.take().expect("piped stdin");
-    let mut stdout = BufReader::new(server.0.stdout.take().expect("piped stdout"));
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "e2e", "version": "1"}}});
-    writeln!(stdin, "{initialize}").expect("write initialize");
-    let mut answer = String::new();
-    stdout
-        .read_line(&mut answer)
-        .expect("read initialize answer");
-    writeln!(
-        stdin,
-        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
-    )
-    .expect("write");
+    let (mut server, mut stdin, mut stdout) = start_raw(INVENTORY, Some("warn"), Stdio::null());
     // The client writes calls and reads nothing.
     let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let counter = std::sync::Arc::clone(&written);

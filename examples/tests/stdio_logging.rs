@@ -2,59 +2,16 @@
 //! answer, and the default filter keeps rmcp's per-request lines out of the log. Against the
 //! real `inventory` binary over real pipes.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{ChildStdout, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use mcp_tool_test_support::stdio::start_raw;
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
-
-/// A child process killed on drop, so that a failing test leaves nothing running.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts the inventory over stdio with `RUST_LOG` set to `filter` (or unset), stderr piped.
-fn start(filter: Option<&str>) -> (Killed, ChildStdin, BufReader<ChildStdout>) {
-    let mut command = Command::new(INVENTORY);
-    match filter {
-        Some(filter) => command.env("RUST_LOG", filter),
-        None => command.env_remove("RUST_LOG"),
-    };
-    let mut server = Killed(
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start inventory"),
-    );
-    let mut stdin = server.0.stdin.take().expect("piped stdin");
-    let mut stdout = BufReader::new(server.0.stdout.take().expect("piped stdout"));
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "e2e", "version": "1"}}});
-    writeln!(stdin, "{initialize}").expect("write initialize");
-    let mut answer = String::new();
-    stdout
-        .read_line(&mut answer)
-        .expect("read initialize answer");
-    assert!(answer.contains("\"result\""), "{answer}");
-    writeln!(
-        stdin,
-        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
-    )
-    .expect("write");
-    (server, stdin, stdout)
-}
 
 fn call(id: u64, tool: &str, arguments: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -89,7 +46,7 @@ fn count_answers(stdout: BufReader<ChildStdout>, count: usize, limit: Duration) 
 fn a_stderr_nobody_reads_never_stops_the_answers() {
     const CALLS: u64 = 2_000;
     // `info` for the most log volume: every `legacy_report` call logs its masked failure.
-    let (mut server, mut stdin, stdout) = start(Some("info"));
+    let (mut server, mut stdin, stdout) = start_raw(INVENTORY, Some("info"), Stdio::piped());
     let writer = thread::spawn(move || {
         for id in 1..=CALLS {
             let line = call(id, "legacy_report", json!({"year": 2024}));
@@ -108,14 +65,8 @@ fn a_stderr_nobody_reads_never_stops_the_answers() {
     );
     drop(writer.join().expect("writer thread"));
     // Now read stderr: the lines that did not fit were dropped, and their count is logged.
-    let mut stderr = String::new();
-    let _ = server
-        .0
-        .stderr
-        .take()
-        .expect("piped stderr")
-        .read_to_string(&mut stderr);
-    assert!(server.0.wait().expect("wait").success());
+    let (stderr, success) = server.stderr_and_success();
+    assert!(success, "{stderr}");
     assert!(
         stderr.contains("log lines were dropped: stderr was not being read"),
         "{} bytes of stderr, no count of dropped lines",
@@ -125,7 +76,7 @@ fn a_stderr_nobody_reads_never_stops_the_answers() {
 
 #[test]
 fn by_default_only_failures_are_logged() {
-    let (mut server, mut stdin, stdout) = start(None);
+    let (mut server, mut stdin, stdout) = start_raw(INVENTORY, None, Stdio::piped());
     for id in 1..=20 {
         writeln!(stdin, "{}", call(id, "get_user", json!({"user_id": 2}))).expect("write");
     }
@@ -138,14 +89,8 @@ fn by_default_only_failures_are_logged() {
     .expect("write");
     assert_eq!(count_answers(stdout, 22, Duration::from_secs(20)), 22);
     drop(stdin);
-    let mut stderr = String::new();
-    let _ = server
-        .0
-        .stderr
-        .take()
-        .expect("piped stderr")
-        .read_to_string(&mut stderr);
-    assert!(server.0.wait().expect("wait").success());
+    let (stderr, success) = server.stderr_and_success();
+    assert!(success, "{stderr}");
     let masked = stderr.lines().filter(|line| line.contains("ERROR")).count();
     assert_eq!(masked, 1, "the masked failure is logged once:\n{stderr}");
     assert!(

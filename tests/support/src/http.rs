@@ -83,11 +83,7 @@ impl HttpServer {
 
     /// Sends the process `signal` (`TERM`, `INT`) with `kill -s`.
     pub fn signal(&self, signal: &str) {
-        let status = Command::new("kill")
-            .args(["-s", signal, &self.child.id().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(status.success(), "kill -s {signal} failed");
+        crate::send_signal(self.child.id(), signal);
     }
 
     /// Waits up to `within` for the process to exit; its status, or `None` if still running.
