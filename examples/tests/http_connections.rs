@@ -107,9 +107,9 @@ fn running_out_of_file_descriptors_does_not_stop_the_listener() {
 #[test]
 fn connections_past_the_cap_get_503_and_the_others_are_served() {
     let server = HttpServer::start(INVENTORY, &["--stateless", "--max-connections", "4"], &[]);
-    // `start` knows the server listens once a probe connection succeeds; that connection
-    // holds a place under the cap until the server has seen it close. Under load that can
-    // come after the idle connections below, which would then leave a place free.
+    // `start` probed the port with a connection of its own: until the server has seen it
+    // close, it holds a place, and a busy machine (the other tests run alongside) may still
+    // be on it when the idle ones arrive, refusing one of them instead of the request below.
     thread::sleep(Duration::from_millis(500));
     let mut idle = idle_connections(&server.addr, 4);
     thread::sleep(Duration::from_millis(200));
@@ -197,5 +197,62 @@ fn a_slow_body_gets_408_and_its_connection_closed() {
              Send the whole body at once.\""
         ),
         "{received}"
+    );
+}
+
+/// Uploads `body` (chunked in 16 KiB pieces, or with its Content-Length) and reads the
+/// answer: its status line, or the socket error the client saw on the way.
+fn upload(addr: &str, body: &[u8], chunked: bool) -> Result<String, std::io::Error> {
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let framing = if chunked {
+        "Transfer-Encoding: chunked".to_string()
+    } else {
+        format!("Content-Length: {}", body.len())
+    };
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: \
+         application/json, text/event-stream\r\n{framing}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes())?;
+    if chunked {
+        for piece in body.chunks(16 * 1024) {
+            stream.write_all(format!("{:x}\r\n", piece.len()).as_bytes())?;
+            stream.write_all(piece)?;
+            stream.write_all(b"\r\n")?;
+        }
+        stream.write_all(b"0\r\n\r\n")?;
+    } else {
+        stream.write_all(body)?;
+    }
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer)?;
+    let answer = String::from_utf8_lossy(&answer);
+    Ok(answer.lines().next().unwrap_or_default().to_string())
+}
+
+#[test]
+fn every_oversized_upload_sees_its_413() {
+    let server = HttpServer::start(INVENTORY, &["--stateless"], &[]);
+    // 1 MiB against the 256 KiB limit: far more than the socket buffers hold, so an answer
+    // sent without reading the upload meets a reset.
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(1024 * 1024)
+    );
+    let mut failures = Vec::new();
+    for chunked in [false, true] {
+        for attempt in 0..20 {
+            match upload(&server.addr, body.as_bytes(), chunked) {
+                Ok(status) if status.starts_with("HTTP/1.1 413") => {}
+                other => failures.push(format!("chunked={chunked} #{attempt}: {other:?}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of 40 uploads lost the 413:\n{}",
+        failures.len(),
+        failures.join("\n")
     );
 }

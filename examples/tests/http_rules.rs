@@ -78,19 +78,18 @@ fn stateless_post_serves_tool_calls_with_json() {
     );
 }
 
-#[test]
-fn sessions_mode_initializes_and_calls_with_the_session_id() {
-    let server = inventory(&[], &[]);
+/// Initializes a session (checking the answer) and returns its id.
+fn open_session(server: &HttpServer) -> String {
     let reply = server.post(&[], initialize_body());
     assert_eq!(reply.status, 200, "{reply:?}");
-    let session = reply
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_string();
     assert_eq!(
         reply.messages()[0]["result"]["protocolVersion"],
         "2025-11-25"
     );
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
     let in_session = [
         ("Mcp-Session-Id", session.as_str()),
         ("MCP-Protocol-Version", "2025-11-25"),
@@ -100,6 +99,17 @@ fn sessions_mode_initializes_and_calls_with_the_session_id() {
         br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
     );
     assert_eq!(notified.status, 202, "{notified:?}");
+    session
+}
+
+#[test]
+fn sessions_mode_initializes_and_calls_with_the_session_id() {
+    let server = inventory(&[], &[]);
+    let session = open_session(&server);
+    let in_session = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
     // A non-object `arguments` reaches the tool and becomes an isError result.
     let reply = server.post(&in_session, call_body(3, "get_user", json!("one")));
     assert_eq!(reply.status, 200, "{reply:?}");
@@ -472,4 +482,56 @@ fn unknown_sessions_and_rmcp_rejections_get_json_rpc_bodies() {
     assert_eq!(reply.status, 400, "{reply:?}");
     assert_eq!(body["error"]["code"], -32600, "{body}");
     assert_eq!(body["error"]["data"]["httpStatus"], 400, "{body}");
+}
+
+#[test]
+fn duplicate_request_ids_in_flight_on_one_session_are_all_answered_at_once() {
+    let server = inventory(&[], &[]);
+    let session = open_session(&server);
+    let in_session = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let body = call_body(77, "list_users", json!({}));
+    let start = std::sync::Barrier::new(5);
+    let started = std::time::Instant::now();
+    let replies: Vec<Reply> = std::thread::scope(|scope| {
+        let posts: Vec<_> = (0..5)
+            .map(|_| {
+                scope.spawn(|| {
+                    start.wait();
+                    server.post(&in_session, body.as_bytes())
+                })
+            })
+            .collect();
+        posts
+            .into_iter()
+            .map(|post| post.join().expect("a POST thread"))
+            .collect()
+    });
+    let took = started.elapsed();
+    eprintln!("5 POSTs with id 77 answered in {took:?}");
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    let mut results = 0;
+    for reply in &replies {
+        let messages = reply.messages();
+        let answer = messages
+            .iter()
+            .find(|message| message["id"] == 77)
+            .unwrap_or_else(|| panic!("no answer with id 77: {reply:?}"));
+        if answer.get("result").is_some() {
+            results += 1;
+            continue;
+        }
+        assert_eq!(reply.status, 400, "{reply:?}");
+        assert_eq!(
+            answer["error"],
+            json!({"code": -32600, "data": {"id": 77}, "message": "Invalid request: a request \
+                with id 77 is still being answered on this session. Give each request a new \
+                id; an id may be used again once its request is answered."}),
+            "{answer}"
+        );
+    }
+    eprintln!("{results} answered, {} refused as duplicates", 5 - results);
+    assert!(results >= 1, "{replies:?}");
 }

@@ -2,12 +2,12 @@
 //! without its newline, and a client that stops reading. Against the real `inventory` binary
 //! over real pipes.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, Write};
+use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_tool_test_support::stdio::StdioSession;
+use mcp_tool_test_support::stdio::{StdioSession, start_raw};
 use serde_json::json;
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -65,43 +65,9 @@ fn notifications_before_initialize_are_ignored_and_the_session_goes_on() {
     assert!(session.close().success());
 }
 
-/// A child process killed on drop, so that a failing test leaves nothing running.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn a_closed_stdout_ends_the_server_promptly_with_code_0() {
-    let mut server = Killed(
-        Command::new(INVENTORY)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start inventory"),
-    );
-    let mut stdin = server.0.stdin.take().expect("piped stdin");
-    let mut stdout = BufReader::new(server.0.stdout.take().expect("piped stdout"));
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "e2e", "version": "1"}}});
-    writeln!(stdin, "{initialize}").expect("write initialize");
-    let mut answer = String::new();
-    stdout
-        .read_line(&mut answer)
-        .expect("read initialize answer");
-    assert!(answer.contains("\"result\""), "{answer}");
-    writeln!(
-        stdin,
-        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
-    )
-    .expect("write");
+    let (mut server, mut stdin, stdout) = start_raw(INVENTORY, Some("info"), Stdio::piped());
     // The client stops reading: the read end of the server's stdout is closed, stdin stays.
     drop(stdout);
     let closed = Instant::now();
@@ -121,16 +87,67 @@ fn a_closed_stdout_ends_the_server_promptly_with_code_0() {
         thread::sleep(Duration::from_millis(10));
     };
     let elapsed = closed.elapsed();
-    let mut stderr = String::new();
-    let _ = server
-        .0
-        .stderr
-        .take()
-        .expect("piped stderr")
-        .read_to_string(&mut stderr);
+    let (stderr, _) = server.stderr_and_success();
     eprintln!("exited {elapsed:?} after stdout closed, {sent} requests sent");
     assert!(status.success(), "{status}; stderr:\n{stderr}");
     let failures = stderr.matches("fail to response").count();
     assert!(failures <= 2, "{failures} failed answers logged:\n{stderr}");
     drop(stdin);
+}
+
+/// The server's resident memory, from /proc.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_client_that_stops_reading_stops_the_server_reading() {
+    const CALLS: u64 = 20_000;
+    let (mut server, mut stdin, mut stdout) = start_raw(INVENTORY, Some("warn"), Stdio::null());
+    // The client writes calls and reads nothing.
+    let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counter = std::sync::Arc::clone(&written);
+    let writer = thread::spawn(move || {
+        for id in 1..=CALLS {
+            let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "list_users", "arguments": {}}});
+            if writeln!(stdin, "{call}").is_err() {
+                break;
+            }
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        stdin
+    });
+    thread::sleep(Duration::from_secs(3));
+    let taken = written.load(std::sync::atomic::Ordering::SeqCst);
+    let rss = rss_kib(server.0.id());
+    eprintln!("with the client not reading: {taken} of {CALLS} calls taken, RSS {rss} KiB");
+    assert!(
+        taken < CALLS / 2,
+        "the server read {taken} calls nobody reads answers of"
+    );
+    // The client reads again: every call is answered, and the writer gets through.
+    let started = Instant::now();
+    let mut answered = 0;
+    let mut line = String::new();
+    while answered < CALLS {
+        line.clear();
+        if stdout.read_line(&mut line).expect("read an answer") == 0 {
+            break;
+        }
+        answered += 1;
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{answered} answered"
+        );
+    }
+    assert_eq!(answered, CALLS);
+    drop(writer.join().expect("writer thread"));
+    assert!(server.0.wait().expect("wait").success());
 }

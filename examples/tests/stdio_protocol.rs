@@ -24,12 +24,16 @@ fn assert_alive(session: &mut StdioSession) {
 }
 
 #[test]
-fn invalid_json_gets_a_parse_error_with_a_null_id() {
+fn invalid_json_gets_a_parse_error_with_the_id_when_it_can_be_read() {
     let mut session = StdioSession::start(INVENTORY, &[]);
+    session.send_line(r#"{"jsonrpc": "2.0", "method": "#);
+    let answer = next(&mut session);
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["error"]["code"], -32700);
     session.send_line(r#"{"jsonrpc": "2.0", "id": 1, "method": "#);
     let answer = next(&mut session);
     assert_eq!(answer["jsonrpc"], "2.0");
-    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["id"], 1, "{answer}");
     assert_eq!(answer["error"]["code"], -32700);
     assert_eq!(
         answer["error"]["message"],
@@ -212,4 +216,37 @@ fn the_default_size_limit_is_4_mib() {
         answer["result"]["_meta"]["rs.mcp-tool/error"]["violations"][0]["problem"],
         "length"
     );
+}
+
+#[test]
+fn arguments_nested_past_the_depth_limit_are_answered_with_the_request_id() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    session.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{{"name":"get_user","arguments":{{"user_id":{deep}}}}}}}"#
+    ));
+    let answer = next(&mut session);
+    assert_eq!(answer["id"], "deep", "{answer}");
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    assert_alive(&mut session);
+}
+
+#[test]
+fn a_u64_max_id_and_a_method_with_a_result_are_invalid_requests_with_their_ids() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    session.send_line(r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#);
+    let answer = next(&mut session);
+    assert_eq!(answer["id"], json!(u64::MAX), "{answer}");
+    assert_eq!(
+        answer["error"],
+        json!({"code": -32600, "message": "Invalid request: the id 18446744073709551615 is \
+            larger than this server accepts. Use an integer id up to 9223372036854775807 or a \
+            string id."}),
+        "{answer}"
+    );
+    session.send_line(r#"{"jsonrpc":"2.0","id":"both","method":"ping","result":{}}"#);
+    let answer = next(&mut session);
+    assert_eq!(answer["id"], "both", "{answer}");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_alive(&mut session);
 }

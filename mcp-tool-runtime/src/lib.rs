@@ -96,6 +96,7 @@ mod render; // every sentence the model reads, and the protocol results
 mod retry;
 mod schema; // canonical schemas, the profiles, one reader
 mod server; // McpServer, its builder and the rmcp handler
+mod stderr; // log lines to stderr through a bounded queue: a full pipe never blocks a call
 mod tool; // a tool's definition, call, context and output
 mod transport; // stdio and HTTP, JSON-RPC checks before rmcp // client side: calling with retries
 
@@ -112,6 +113,7 @@ pub use render::ToolOutput;
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
 pub use schema::{SchemaProfile, UnknownProfile};
 pub use server::{McpServer, ServeError, ServerBuilder};
+pub use stderr::StderrLog;
 pub use tool::{
     BoxFuture, ContextError, Handler, Hints, IntoToolOutput, Json, ToolCall, ToolContext, ToolDef,
     ToolInfo, ToolInfoBuilder, ToolSet,

@@ -254,6 +254,13 @@ fn parse_args() -> Result<Args, String> {
 #[tokio::main]
 async fn main() -> ExitCode {
     logging::init_stderr();
+    let code = run().await;
+    // The log goes through a queue: let its last lines out before the process ends.
+    logging::flush();
+    code
+}
+
+async fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {

@@ -12,6 +12,8 @@
 //! - `--header-timeout-ms N`, `--body-timeout-ms N`: how long an HTTP request's header (or an
 //!   idle connection) and its body may take (default 30 000 ms each).
 //! - `--max-message-bytes N`: stdio message limit (default 4 MiB).
+//! - `--grace-period-ms N`: after SIGTERM or SIGINT, how long calls in flight get to finish
+//!   (default 10 000 ms, stdio and HTTP alike); the server then exits 0.
 //! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
 //!   window, default 60 000 ms). Tests shorten it so that they need not wait a minute.
 //! - `--schema-profile NAME`: how schemas are published: `portable` (default), `strict`
@@ -35,6 +37,7 @@ struct Args {
     header_timeout: Option<Duration>,
     body_timeout: Option<Duration>,
     max_message_bytes: Option<usize>,
+    grace_period: Option<Duration>,
     window: Duration,
     schema_profile: SchemaProfile,
 }
@@ -48,6 +51,7 @@ fn parse_args() -> Result<Args, String> {
         header_timeout: None,
         body_timeout: None,
         max_message_bytes: None,
+        grace_period: None,
         window: RESERVATION_WINDOW,
         schema_profile: SchemaProfile::default(),
     };
@@ -83,6 +87,11 @@ fn parse_args() -> Result<Args, String> {
                 let text = value("--max-message-bytes")?;
                 args.max_message_bytes = Some(number("--max-message-bytes", text)? as usize);
             }
+            "--grace-period-ms" => {
+                let text = value("--grace-period-ms")?;
+                let millis = number("--grace-period-ms", text)?;
+                args.grace_period = Some(Duration::from_millis(millis));
+            }
             "--reservation-window-ms" => {
                 let text = value("--reservation-window-ms")?;
                 args.window = Duration::from_millis(number("--reservation-window-ms", text)?);
@@ -99,10 +108,18 @@ fn parse_args() -> Result<Args, String> {
 
 fn main() -> ExitCode {
     logging::init_stderr();
+    let code = run();
+    // Log lines go through a queue (so that an unread stderr never blocks a call): let the
+    // last ones out before the process ends.
+    logging::flush();
+    code
+}
+
+fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
             return ExitCode::FAILURE;
         }
     };
@@ -165,6 +182,9 @@ async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
             if let Some(limit) = args.body_timeout {
                 options = options.body_timeout(limit);
             }
+            if let Some(limit) = args.grace_period {
+                options = options.grace_period(limit);
+            }
             match tokio::net::TcpListener::bind(&addr).await {
                 Ok(listener) => {
                     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
@@ -181,6 +201,9 @@ async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
             let mut options = StdioOptions::default();
             if let Some(bytes) = args.max_message_bytes {
                 options = options.max_message_bytes(bytes);
+            }
+            if let Some(limit) = args.grace_period {
+                options = options.grace_period(limit);
             }
             tracing::info!("inventory serving MCP on stdio");
             server.serve_stdio_with(options).await

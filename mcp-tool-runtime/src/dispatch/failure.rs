@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use crate::StderrLog;
 use crate::error::{ErrorCode, ToolError};
 
 /// A fresh id that ties what the model saw to the server's log: 32 hex digits.
@@ -53,8 +54,9 @@ fn write_to_stderr(
         "ERROR mcp_tool_runtime: tool call failed; the cause is masked for the client \
          tool={tool} code={code} correlation_id={correlation_id} error={detail}\n"
     );
-    // A failed write to stderr has nowhere left to be reported.
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    // Through the bounded queue: a stderr nobody reads must not block the call. StderrLog
+    // never fails a write; a dropped line is counted and reported there.
+    let _ = StderrLog.write_all(line.as_bytes());
 }
 
 #[cfg(test)]

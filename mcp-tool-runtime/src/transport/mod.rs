@@ -5,6 +5,7 @@
 #[cfg(feature = "http")]
 mod http;
 mod jsonrpc;
+mod shutdown;
 mod stdio;
 
 #[cfg(feature = "http")]

@@ -9,17 +9,27 @@
 
 use std::io::{self, Read, Write};
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, ready};
 use std::thread;
+use std::time::Duration;
 
+use rmcp::model::{ClientNotification, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::{RoleServer, ServiceExt};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, ReadBuf};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{self, Inbound};
+use super::shutdown;
+use crate::StderrLog;
 use crate::server::{McpServer, ServeError};
+
+/// The default time the calls already read get to finish after a shutdown signal.
+const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(10);
 
 /// The default size limit of one incoming message: 4 MiB.
 pub(crate) const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
@@ -33,12 +43,14 @@ pub(crate) const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 #[derive(Clone, Debug)]
 pub struct StdioOptions {
     max_message_bytes: usize,
+    grace_period: Duration,
 }
 
 impl Default for StdioOptions {
     fn default() -> Self {
         Self {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            grace_period: DEFAULT_GRACE_PERIOD,
         }
     }
 }
@@ -48,6 +60,13 @@ impl StdioOptions {
     /// line is discarded without being buffered and answered with an error.
     pub fn max_message_bytes(mut self, bytes: usize) -> Self {
         self.max_message_bytes = bytes.max(1);
+        self
+    }
+
+    /// How long the calls already read get to finish after SIGTERM or SIGINT (default
+    /// 10 s): input is no longer read, what was read is answered, then the session ends.
+    pub fn grace_period(mut self, limit: Duration) -> Self {
+        self.grace_period = limit;
         self
     }
 
@@ -69,9 +88,23 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     }
 
     /// Serves MCP over stdin and stdout with `options`. Malformed messages are answered
-    /// with JSON-RPC errors and the session goes on (see [`LineTransport`]).
+    /// with JSON-RPC errors and the session goes on (see [`LineTransport`]). On SIGTERM or
+    /// SIGINT, input stops being read, the calls already read are answered (within
+    /// [`StdioOptions::grace_period`]) and it returns `Ok`.
     pub async fn serve_stdio_with(self, options: StdioOptions) -> Result<(), ServeError> {
-        self.serve_lines(LineTransport::stdio(&options)).await
+        let transport = LineTransport::stdio(&options);
+        let end_input = transport.end_input.clone();
+        let stop = async move {
+            shutdown::signal().await;
+            end_input.cancel();
+        };
+        let served = self
+            .serve_lines_until(transport, stop, options.grace_period)
+            .await;
+        // The runtime's own failure lines are queued (see `StderrLog`); a masked error told
+        // the client its cause was logged, so let them out before the process may end.
+        let _ = tokio::task::spawn_blocking(|| StderrLog::flush_for(LOG_FLUSH_LIMIT)).await;
+        served
     }
 
     /// Serves MCP over any line transport, such as a [`LineTransport`] on a socket or a pipe.
@@ -86,6 +119,158 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         running.waiting().await.map_err(ServeError::Session)?;
         Ok(())
     }
+
+    /// Serves `transport` until its session ends; once `stop` resolves (having ended the
+    /// transport's input), the session gets `grace` to answer what it read, then is dropped.
+    async fn serve_lines_until<R>(
+        self,
+        transport: LineTransport<R>,
+        stop: impl Future<Output = ()>,
+        grace: Duration,
+    ) -> Result<(), ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    {
+        let session = self.serve_lines(transport);
+        tokio::pin!(session);
+        tokio::select! {
+            served = session.as_mut() => return served,
+            () = stop => {}
+        }
+        match tokio::time::timeout(grace, session).await {
+            Ok(served) => served,
+            Err(_) => {
+                tracing::warn!(
+                    ?grace,
+                    "calls still running after the grace period are dropped"
+                );
+                Ok(())
+            }
+        }
+    }
+}
+
+/// How long the end of a stdio session waits for queued log lines to reach stderr.
+const LOG_FLUSH_LIMIT: Duration = Duration::from_secs(1);
+
+/// How many bytes of answers may wait for the writer before input stops being read: a
+/// client that stops reading its answers cannot make the server queue them without limit.
+const OUTPUT_BACKLOG_BYTES: usize = 1024 * 1024;
+
+/// The output's sending side, its backlog, and the signal that its writer stopped.
+type Output = (
+    mpsc::UnboundedSender<Vec<u8>>,
+    Arc<Backlog>,
+    oneshot::Receiver<()>,
+);
+
+/// How many requests may be read and not yet answered before input stops being read. rmcp
+/// runs requests concurrently and, while input keeps coming, its answers wait in its own
+/// queue, not in the output, so the output's bytes alone would not bound them.
+const REQUESTS_IN_FLIGHT: usize = 1024;
+
+/// The bytes queued for the writer and not yet taken, the requests read and not yet
+/// answered, and a wake-up for input waiting on either.
+#[derive(Default)]
+struct Backlog {
+    bytes: AtomicUsize,
+    requests: AtomicUsize,
+    drained: Notify,
+}
+
+impl Backlog {
+    /// Counts a request handed to rmcp. A cancellation counts as an answer: rmcp may send
+    /// none for the request it cancels, and a count that only grew would stop input for good.
+    fn delivered(&self, message: &RxJsonRpcMessage<RoleServer>) {
+        match message {
+            JsonRpcMessage::Request(_) => {
+                self.requests.fetch_add(1, Ordering::AcqRel);
+            }
+            JsonRpcMessage::Notification(notification)
+                if matches!(
+                    notification.notification,
+                    ClientNotification::CancelledNotification(_)
+                ) =>
+            {
+                self.one_answered();
+            }
+            _ => {}
+        }
+    }
+
+    /// Counts an answer going out.
+    fn answered(&self, message: &TxJsonRpcMessage<RoleServer>) {
+        if matches!(
+            message,
+            JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_)
+        ) {
+            self.one_answered();
+        }
+    }
+
+    fn one_answered(&self) {
+        // Saturating: an answer to a request counted as cancelled must not wrap the count.
+        let _ = self
+            .requests
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
+        self.drained.notify_one();
+    }
+
+    fn add(&self, length: usize) {
+        self.bytes.fetch_add(length, Ordering::AcqRel);
+    }
+
+    fn take(&self, length: usize) {
+        self.bytes.fetch_sub(length, Ordering::AcqRel);
+        // A stored permit if nobody waits: the next `room` then looks again at once.
+        self.drained.notify_one();
+    }
+
+    /// Resolves once the backlog is within its bounds. Cancel-safe.
+    async fn room(&self) {
+        while self.bytes.load(Ordering::Acquire) > OUTPUT_BACKLOG_BYTES
+            || self.requests.load(Ordering::Acquire) >= REQUESTS_IN_FLIGHT
+        {
+            self.drained.notified().await;
+        }
+    }
+}
+
+/// The writer's side of the output: each line taken out is taken off the backlog.
+struct Queue {
+    receiver: mpsc::UnboundedReceiver<Vec<u8>>,
+    backlog: Arc<Backlog>,
+}
+
+impl Queue {
+    fn new(receiver: mpsc::UnboundedReceiver<Vec<u8>>, backlog: &Arc<Backlog>) -> Self {
+        Self {
+            receiver,
+            backlog: Arc::clone(backlog),
+        }
+    }
+
+    fn taken(&self, line: Option<Vec<u8>>) -> Option<Vec<u8>> {
+        if let Some(line) = &line {
+            self.backlog.take(line.len());
+        }
+        line
+    }
+
+    async fn recv(&mut self) -> Option<Vec<u8>> {
+        let line = self.receiver.recv().await;
+        self.taken(line)
+    }
+
+    fn blocking_recv(&mut self) -> Option<Vec<u8>> {
+        let line = self.receiver.blocking_recv();
+        self.taken(line)
+    }
+
+    fn try_recv(&mut self) -> Option<Vec<u8>> {
+        let line = self.receiver.try_recv().ok();
+        self.taken(line)
+    }
 }
 
 /// How much of an oversized line is kept to look for its `id`.
@@ -96,10 +281,14 @@ const ID_PREFIX_BYTES: usize = 4096;
 pub struct LineTransport<R> {
     lines: LineReader<R>,
     outbox: Option<mpsc::UnboundedSender<Vec<u8>>>,
+    /// The bytes in `outbox` not yet taken by the writer; input waits while there are too many.
+    backlog: Arc<Backlog>,
     /// Resolves (with an error: its sender is dropped) once the writer has stopped.
     writer_stopped: Option<oneshot::Receiver<()>>,
     /// Whether `initialize` has reached rmcp; until then, only the handshake gets through.
     initialized: bool,
+    /// Cancelled to end the input as if the client had closed it (on a shutdown signal).
+    end_input: CancellationToken,
 }
 
 impl LineTransport<StdinReader> {
@@ -115,7 +304,9 @@ impl LineTransport<StdinReader> {
     /// If a thread cannot be started, the session ends at once: a failed reader is reported
     /// as a read error by the first `receive`, a failed writer ends the input at once.
     pub fn stdio(options: &StdioOptions) -> Self {
-        let (outbox, queue) = mpsc::unbounded_channel::<Vec<u8>>();
+        let (outbox, receiver) = mpsc::unbounded_channel::<Vec<u8>>();
+        let backlog = Arc::new(Backlog::default());
+        let queue = Queue::new(receiver, &backlog);
         let (stopped, writer_stopped) = oneshot::channel();
         let spawned = thread::Builder::new()
             .name("mcp-stdout".into())
@@ -124,7 +315,8 @@ impl LineTransport<StdinReader> {
             // The closure, and with it the queue, is gone: every send reports the closed output.
             tracing::error!(%error, "cannot start the stdout thread");
         }
-        Self::with_writer(StdinReader::spawn(), outbox, writer_stopped, options)
+        let output = (outbox, backlog, writer_stopped);
+        Self::with_writer(StdinReader::spawn(), output, options)
     }
 }
 
@@ -137,7 +329,9 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
     where
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let (outbox, mut queue) = mpsc::unbounded_channel::<Vec<u8>>();
+        let (outbox, receiver) = mpsc::unbounded_channel::<Vec<u8>>();
+        let backlog = Arc::new(Backlog::default());
+        let mut queue = Queue::new(receiver, &backlog);
         let (stopped, writer_stopped) = oneshot::channel::<()>();
         tokio::spawn(async move {
             // Dropped when this task ends, however it ends, which is what `close` waits for.
@@ -147,7 +341,7 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
                 let written = async {
                     writer.write_all(&line).await?;
                     // Drain whatever else is queued before paying for a flush.
-                    while let Ok(more) = queue.try_recv() {
+                    while let Some(more) = queue.try_recv() {
                         writer.write_all(&more).await?;
                     }
                     writer.flush().await
@@ -158,17 +352,13 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
                 }
             }
         });
-        Self::with_writer(reader, outbox, writer_stopped, options)
+        Self::with_writer(reader, (outbox, backlog, writer_stopped), options)
     }
 
-    /// A transport reading from `reader` whose output goes to `outbox`, drained by a writer
-    /// that drops the sender of `writer_stopped` when it stops.
-    fn with_writer(
-        reader: R,
-        outbox: mpsc::UnboundedSender<Vec<u8>>,
-        writer_stopped: oneshot::Receiver<()>,
-        options: &StdioOptions,
-    ) -> Self {
+    /// A transport reading from `reader` whose output goes to `outbox` (its size kept in
+    /// `backlog`), drained by a writer that drops the sender of `writer_stopped` when it stops.
+    fn with_writer(reader: R, output: Output, options: &StdioOptions) -> Self {
+        let (outbox, backlog, writer_stopped) = output;
         Self {
             lines: LineReader {
                 reader: BufReader::new(reader),
@@ -177,8 +367,10 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
                 limit: options.max_message_bytes,
             },
             outbox: Some(outbox),
+            backlog,
             writer_stopped: Some(writer_stopped),
             initialized: false,
+            end_input: CancellationToken::new(),
         }
     }
 
@@ -186,7 +378,10 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
         let mut bytes = message.to_string().into_bytes();
         bytes.push(b'\n');
         if let Some(outbox) = &self.outbox {
-            let _ = outbox.send(bytes);
+            let length = bytes.len();
+            if outbox.send(bytes).is_ok() {
+                self.backlog.add(length);
+            }
         }
     }
 }
@@ -195,14 +390,23 @@ impl<R: AsyncRead + Unpin> LineTransport<R> {
     /// The next line; `None` once the input ends, reading fails, or the output is gone. A
     /// client that closed the server's stdout can read no answer, and serving on would only
     /// fail each one (with a log line each) for as long as it writes.
+    ///
+    /// While the answers waiting for the writer exceed [`OUTPUT_BACKLOG_BYTES`] (a client that
+    /// stopped reading), no more input is read: the client's writes block instead of the
+    /// server queueing answers without limit.
     async fn next_input(&mut self) -> Option<Line> {
+        let (lines, backlog) = (&mut self.lines, &self.backlog);
         let read = tokio::select! {
             biased;
             () = output_gone(&mut self.writer_stopped) => {
                 tracing::info!("the output is closed; ending the session");
                 return None;
             }
-            read = self.lines.next_line() => read,
+            () = self.end_input.cancelled() => return None,
+            read = async {
+                backlog.room().await;
+                lines.next_line().await
+            } => read,
         };
         read.unwrap_or_else(|error| {
             tracing::error!(%error, "cannot read from the client");
@@ -302,9 +506,15 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
         let outcome = match (&self.outbox, serde_json::to_vec(&item)) {
             (Some(outbox), Ok(mut bytes)) => {
                 bytes.push(b'\n');
-                outbox
+                let length = bytes.len();
+                let sent = outbox
                     .send(bytes)
-                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "output closed"))
+                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "output closed"));
+                if sent.is_ok() {
+                    self.backlog.add(length);
+                }
+                self.backlog.answered(&item);
+                sent
             }
             (None, _) => Err(io::Error::new(
                 io::ErrorKind::NotConnected,
@@ -338,7 +548,10 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
                 inbound => inbound,
             };
             match inbound {
-                Inbound::Deliver(message) => return Some(*message),
+                Inbound::Deliver(message) => {
+                    self.backlog.delivered(&message);
+                    return Some(*message);
+                }
                 Inbound::Reply(answer) => {
                     tracing::info!(error = %answer["error"]["message"], "answered a malformed message");
                     self.queue(&answer);
@@ -465,7 +678,7 @@ fn read_stdin(chunks: &mpsc::Sender<io::Result<Vec<u8>>>) {
 
 /// The "mcp-stdout" thread: writes every queued line to stdout until the queue closes or a
 /// write fails. Dropping `_stopped` on return tells [`LineTransport::close`] it is done.
-fn write_stdout(mut queue: mpsc::UnboundedReceiver<Vec<u8>>, _stopped: oneshot::Sender<()>) {
+fn write_stdout(mut queue: Queue, _stopped: oneshot::Sender<()>) {
     let stdout = io::stdout();
     let mut batch = Vec::with_capacity(STDOUT_BATCH_BYTES);
     while let Some(first) = queue.blocking_recv() {
@@ -485,7 +698,7 @@ fn write_stdout(mut queue: mpsc::UnboundedReceiver<Vec<u8>>, _stopped: oneshot::
 /// elsewhere in the process waits for one batch instead of hanging forever.
 fn write_queued(
     stdout: &io::Stdout,
-    queue: &mut mpsc::UnboundedReceiver<Vec<u8>>,
+    queue: &mut Queue,
     first: Vec<u8>,
     batch: &mut Vec<u8>,
 ) -> io::Result<()> {
@@ -502,7 +715,7 @@ fn write_queued(
         } else {
             batch.extend_from_slice(&line);
         }
-        next = queue.try_recv().ok();
+        next = queue.try_recv();
     }
     write_batch(&mut out, batch)?;
     out.flush()

@@ -81,6 +81,23 @@ impl HttpServer {
         self.child.try_wait().expect("wait for the server")
     }
 
+    /// Sends the process `signal` (`TERM`, `INT`) with `kill -s`.
+    pub fn signal(&self, signal: &str) {
+        crate::send_signal(self.child.id(), signal);
+    }
+
+    /// Waits up to `within` for the process to exit; its status, or `None` if still running.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Some(status) = self.exited() {
+                return Some(status);
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        self.exited()
+    }
+
     /// `http://127.0.0.1:PORT/mcp`.
     pub fn url(&self) -> String {
         format!("http://{}/mcp", self.addr)

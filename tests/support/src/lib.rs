@@ -10,3 +10,12 @@ pub mod clients;
 pub mod http;
 pub mod results;
 pub mod stdio;
+
+/// Sends process `pid` the signal `name` (`TERM`, `INT`) with `kill -s`.
+pub fn send_signal(pid: u32, name: &str) {
+    let status = std::process::Command::new("kill")
+        .args(["-s", name, &pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -s {name} {pid} failed");
+}

@@ -1,7 +1,7 @@
 //! A JSON-RPC client that speaks to a server process over real pipes, line by line.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -120,6 +120,11 @@ impl StdioSession {
         }
     }
 
+    /// Sends the process `signal` (`TERM`, `INT`) with `kill -s`.
+    pub fn signal(&self, signal: &str) {
+        crate::send_signal(self.child.id(), signal);
+    }
+
     /// Sends a notification.
     pub fn notify(&mut self, method: &str, params: Option<Value>) {
         let mut message = json!({"jsonrpc": "2.0", "method": method});
@@ -221,4 +226,63 @@ pub fn text_of(result: &Value) -> String {
 /// The error envelope of a tool result.
 pub fn envelope_of(result: &Value) -> &Value {
     &result["_meta"]["rs.mcp-tool/error"]
+}
+
+/// A child process killed on drop, so that a failing test leaves nothing running.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Killed {
+    /// Reads the process's piped stderr to its end, then waits for the process: what it
+    /// wrote, and whether it exited 0.
+    pub fn stderr_and_success(&mut self) -> (String, bool) {
+        let mut stderr = String::new();
+        if let Some(mut pipe) = self.0.stderr.take() {
+            let _ = pipe.read_to_string(&mut stderr);
+        }
+        let success = self.0.wait().is_ok_and(|status| status.success());
+        (stderr, success)
+    }
+}
+
+/// Starts `program` on raw pipes, with `RUST_LOG` set to `filter` (or unset) and stderr as
+/// `stderr`, and completes the MCP handshake: for tests that control reading and writing
+/// themselves (a client that stops reading, a stderr nobody reads).
+pub fn start_raw(
+    program: &str,
+    filter: Option<&str>,
+    stderr: Stdio,
+) -> (Killed, ChildStdin, BufReader<ChildStdout>) {
+    let mut command = Command::new(program);
+    match filter {
+        Some(filter) => command.env("RUST_LOG", filter),
+        None => command.env_remove("RUST_LOG"),
+    };
+    let child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start {program}: {error}"));
+    let mut server = Killed(child);
+    let mut stdin = server.0.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(server.0.stdout.take().expect("piped stdout"));
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "e2e", "version": "1"}}});
+    writeln!(stdin, "{initialize}").expect("write initialize");
+    let mut answer = String::new();
+    stdout
+        .read_line(&mut answer)
+        .expect("read initialize answer");
+    assert!(answer.contains("\"result\""), "{answer}");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    writeln!(stdin, "{initialized}").expect("write initialized");
+    (server, stdin, stdout)
 }

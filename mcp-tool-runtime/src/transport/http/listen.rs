@@ -1,4 +1,5 @@
-//! The listener: accepts connections, within a cap, and serves each with hyper.
+//! The listener: accepts connections, within a cap, and serves each with hyper, until a
+//! shutdown signal; then it lets the requests in flight finish.
 
 use std::convert::Infallible;
 use std::io;
@@ -13,8 +14,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::model::ErrorCode;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
+use super::super::shutdown;
 use super::{Guard, HttpOptions, HttpResponse, reject, text};
 use crate::server::{McpServer, ServeError};
 
@@ -28,42 +30,105 @@ const REFUSAL_TIME: Duration = Duration::from_secs(2);
 
 impl<S: Send + Sync + 'static> McpServer<S> {
     /// Serves Streamable HTTP at `http://addr/mcp` with [`HttpOptions::from_env`]. Only
-    /// binding can fail: once listening, it serves until the task is dropped.
+    /// binding can fail: once listening, it serves until SIGTERM or SIGINT, then shuts down
+    /// gracefully (see [`HttpOptions::grace_period`]) and returns `Ok`.
     pub async fn serve_http(self, addr: impl ToSocketAddrs) -> Result<(), ServeError> {
         let listener = TcpListener::bind(addr).await.map_err(ServeError::Io)?;
         self.serve_http_on(listener, HttpOptions::from_env()).await
     }
 
-    /// Serves Streamable HTTP on a bound `listener` with `options`, until the task is
-    /// dropped: a failed accept is waited out, never returned.
+    /// Serves Streamable HTTP on a bound `listener` with `options` until SIGTERM or SIGINT:
+    /// a failed accept is waited out, never returned.
     pub async fn serve_http_on(
         self,
         listener: TcpListener,
         options: HttpOptions,
     ) -> Result<(), ServeError> {
-        let cap = options.max_connections;
+        self.serve_http_until(listener, options, shutdown::signal())
+            .await
+    }
+
+    /// Serves Streamable HTTP on `listener` until `shutdown` resolves, then stops accepting,
+    /// lets requests in flight finish within [`HttpOptions::grace_period`] (closing each
+    /// connection once its answer is done) and returns `Ok`.
+    pub async fn serve_http_until(
+        self,
+        listener: TcpListener,
+        options: HttpOptions,
+        shutdown: impl Future<Output = ()>,
+    ) -> Result<(), ServeError> {
+        let (cap, grace) = (options.max_connections, options.grace_period);
         let permits = Arc::new(Semaphore::new(cap));
         let guard = Arc::new(Guard::new(self, options));
-        let mut backoff = FIRST_ACCEPT_BACKOFF;
-        loop {
-            let (stream, peer) = match listener.accept().await {
-                Ok(accepted) => accepted,
-                Err(error) => {
-                    wait_after(&error, &mut backoff).await;
-                    continue;
-                }
-            };
-            backoff = FIRST_ACCEPT_BACKOFF;
-            match Arc::clone(&permits).try_acquire_owned() {
-                Ok(permit) => {
-                    tokio::spawn(serve_connection(Arc::clone(&guard), stream, peer, permit));
-                }
-                Err(_) => {
-                    tokio::spawn(refuse_connection(stream, peer, cap));
-                }
+        let (stop, stopping) = watch::channel(false);
+        tokio::select! {
+            () = accept_loop(&listener, &guard, &permits, &stopping) => {}
+            () = shutdown => {}
+        }
+        drop(listener);
+        let _ = stop.send(true);
+        drain_connections(&permits, cap, grace).await;
+        Ok(())
+    }
+}
+
+/// Accepts connections for as long as it is polled: each under the cap is served, the
+/// others get a 503.
+async fn accept_loop<S: Send + Sync + 'static>(
+    listener: &TcpListener,
+    guard: &Arc<Guard<S>>,
+    permits: &Arc<Semaphore>,
+    stopping: &watch::Receiver<bool>,
+) {
+    let cap = guard.options.max_connections;
+    let mut backoff = FIRST_ACCEPT_BACKOFF;
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                wait_after(&error, &mut backoff).await;
+                continue;
+            }
+        };
+        backoff = FIRST_ACCEPT_BACKOFF;
+        match Arc::clone(permits).try_acquire_owned() {
+            Ok(permit) => {
+                let connection = Accepted {
+                    stream,
+                    peer,
+                    permit,
+                    stopping: stopping.clone(),
+                };
+                tokio::spawn(serve_connection(Arc::clone(guard), connection));
+            }
+            Err(_) => {
+                tokio::spawn(refuse_connection(stream, peer, cap));
             }
         }
     }
+}
+
+/// Waits until every connection has closed (each gives back its permit), or `grace` ends.
+async fn drain_connections(permits: &Semaphore, cap: usize, grace: Duration) {
+    let all = u32::try_from(cap).unwrap_or(u32::MAX);
+    let drained = tokio::time::timeout(grace, permits.acquire_many(all)).await;
+    match drained {
+        Ok(_) => tracing::info!("every connection closed; the HTTP server stopped"),
+        Err(_) => tracing::warn!(
+            open = cap.saturating_sub(permits.available_permits()),
+            ?grace,
+            "connections still open after the grace period are dropped"
+        ),
+    }
+}
+
+/// An accepted connection: `permit` holds its place under the cap until it closes;
+/// `stopping` turns true when the server shuts down.
+struct Accepted {
+    stream: TcpStream,
+    peer: SocketAddr,
+    permit: OwnedSemaphorePermit,
+    stopping: watch::Receiver<bool>,
 }
 
 /// Waits after a failed accept. Most failures are the system's (no file descriptor left,
@@ -75,14 +140,15 @@ async fn wait_after(error: &io::Error, backoff: &mut Duration) {
     *backoff = (*backoff * 2).min(LAST_ACCEPT_BACKOFF);
 }
 
-/// Serves one accepted connection until the client or hyper ends it; `_permit` holds its
-/// place under the cap until then.
-async fn serve_connection<S: Send + Sync + 'static>(
-    guard: Arc<Guard<S>>,
-    stream: TcpStream,
-    peer: SocketAddr,
-    _permit: OwnedSemaphorePermit,
-) {
+/// Serves one accepted connection until the client or hyper ends it, or, once the server
+/// is stopping, until the request in progress is answered.
+async fn serve_connection<S: Send + Sync + 'static>(guard: Arc<Guard<S>>, accepted: Accepted) {
+    let Accepted {
+        stream,
+        peer,
+        permit: _permit,
+        mut stopping,
+    } = accepted;
     // A stateful answer goes out as several small writes (headers, then each event of the
     // stream). With Nagle's algorithm on, each write after the first waits for the client's
     // ACK, which clients delay by up to 40 ms: 44 ms per call where 1 ms is the work.
@@ -98,12 +164,26 @@ async fn serve_connection<S: Send + Sync + 'static>(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
-    if let Err(error) = builder
-        .serve_connection(TokioIo::new(stream), service)
-        .await
-    {
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    let served = tokio::select! {
+        served = connection.as_mut() => served,
+        () = stopped(&mut stopping) => {
+            // hyper finishes the request in progress, then closes; an idle connection
+            // closes at once.
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+    };
+    if let Err(error) = served {
         tracing::debug!(%peer, %error, "HTTP connection ended with an error");
     }
+}
+
+/// Resolves once the server is stopping, or is gone (its sender dropped with it).
+async fn stopped(stopping: &mut watch::Receiver<bool>) {
+    // The guard `wait_for` returns must not live across an await: it is not `Send`.
+    let _ = stopping.wait_for(|stop| *stop).await;
 }
 
 /// Answers the first request of a connection past the cap with 503 and closes it. Reading

@@ -11,7 +11,7 @@ use http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use rmcp::model::ErrorCode;
+use rmcp::model::{ErrorCode, JsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -19,12 +19,14 @@ use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 
 mod authority;
+mod in_flight;
 mod listen;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
 use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS};
 use authority::{host_allowed, origin_allowed};
+use in_flight::{Claim, InFlight};
 
 /// The default body limit: 256 KiB.
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
@@ -36,10 +38,17 @@ pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 512;
 pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default time for a request's whole body to arrive once its header is in.
 pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default time in-flight requests get to finish after a shutdown signal.
+pub(crate) const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(10);
 /// The default endpoint path.
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
 /// The header that names a session.
 const SESSION_HEADER: &str = "mcp-session-id";
+/// How much of an oversized upload past the limit is read and discarded before its 413.
+/// Closing a socket with unread data makes the kernel send a reset, and a client still
+/// sending its body then sees ECONNRESET or EPIPE instead of the answer. Past this bound
+/// the client is left to that: reading gigabytes is worse than a lost 413.
+const DRAIN_BYTES: u64 = 4 * 1024 * 1024;
 /// The most of a plain-text rejection from rmcp that is kept as its detail.
 const REJECTION_DETAIL_BYTES: usize = 4096;
 /// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
@@ -69,12 +78,16 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | a bearer token is configured and exactly one `Authorization: Bearer <token>` (one space) matches (compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"` |
 /// | stateless mode: the method is POST | 405 with `Allow: POST` |
 /// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
-/// | the body is at most the limit (default 256 KiB) | 413 |
+/// | the body is at most the limit (default 256 KiB) | 413, then closed |
+/// | within a session, the request's id is not that of one still being answered | 400, -32600 with that id |
 ///
 /// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
 /// one more gets 503 with `Retry-After` (code -32000). A request's header must arrive within
 /// [`HttpOptions::header_timeout`] (the connection is closed otherwise; this also ends idle
-/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). A failed `accept` (out of file
+/// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). On
+/// SIGTERM or SIGINT the server shuts down gracefully (see [`HttpOptions::grace_period`]). Before
+/// a 413, up to 4 MiB past the limit of the upload is read and discarded (within the body
+/// timeout), so that the client, still sending, reads the answer instead of a reset. A failed `accept` (out of file
 /// descriptors, say) never stops the listener: it waits, from 10 ms up to 1 s, and goes on.
 ///
 /// Every rejection has a JSON-RPC error body (`id: null`) whose message says what was wrong
@@ -106,6 +119,7 @@ pub struct HttpOptions {
     max_connections: usize,
     header_timeout: Duration,
     body_timeout: Duration,
+    grace_period: Duration,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     token: Option<String>,
@@ -121,6 +135,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("max_connections", &self.max_connections)
             .field("header_timeout", &self.header_timeout)
             .field("body_timeout", &self.body_timeout)
+            .field("grace_period", &self.grace_period)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
@@ -138,6 +153,7 @@ impl Default for HttpOptions {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            grace_period: DEFAULT_GRACE_PERIOD,
             allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
             allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
             token: None,
@@ -222,6 +238,14 @@ impl HttpOptions {
     /// A slower one is answered 408 and its connection closed.
     pub fn body_timeout(mut self, limit: Duration) -> Self {
         self.body_timeout = limit;
+        self
+    }
+
+    /// How long requests in flight get to finish after SIGTERM or SIGINT (default 10 s):
+    /// the server stops accepting at once, answers them, closes each connection as its
+    /// answer is done, and returns; whatever is still running after this is dropped.
+    pub fn grace_period(mut self, limit: Duration) -> Self {
+        self.grace_period = limit;
         self
     }
 
@@ -345,6 +369,8 @@ struct Guard<S: Send + Sync + 'static> {
     service: StreamableHttpService<McpServer<S>, LocalSessionManager>,
     /// rmcp's sessions, shared with `service`, to tell a DELETE of an unknown one.
     sessions: Arc<LocalSessionManager>,
+    /// The request ids being answered on each session, to refuse a duplicate.
+    in_flight: InFlight,
 }
 
 impl<S: Send + Sync + 'static> Guard<S> {
@@ -367,6 +393,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
             options,
             service,
             sessions,
+            in_flight: InFlight::default(),
         }
     }
 
@@ -539,22 +566,61 @@ impl<S: Send + Sync + 'static> Guard<S> {
             ErrorCode::INVALID_REQUEST,
             text::http_body_too_large(limit, length),
             json!({"maxBodyBytes": limit}),
-            &[],
+            // What is left of the upload (past the drained part) must not be read as the
+            // next request.
+            &[(header::CONNECTION, "close".to_string())],
         )
     }
 
     async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
-        match self.admit(request).await {
-            Ok(request) => with_json_rpc_body(self.service.handle(request).await).await,
-            Err(rejection) => *rejection,
+        let (request, id) = match self.admit(request).await {
+            Ok(admitted) => admitted,
+            Err(rejection) => return *rejection,
+        };
+        let claim = match self.claim(&request, id.as_ref()) {
+            Ok(claim) => claim,
+            Err(rejection) => return *rejection,
+        };
+        let response = with_json_rpc_body(self.service.handle(request).await).await;
+        match claim {
+            Some(claim) => release_when_sent(response, claim),
+            None => response,
         }
     }
 
-    /// The request as rmcp gets it, or the answer that stops it here.
+    /// Claims the id of a request made within a session, until its answer is sent; `Err`
+    /// answers a request whose id is already in flight there.
+    fn claim(
+        &self,
+        request: &Request<Full<Bytes>>,
+        id: Option<&RequestId>,
+    ) -> Result<Option<Claim>, Box<HttpResponse>> {
+        let session = request.headers().get(SESSION_HEADER);
+        let (Some(session), Some(id)) = (session.and_then(|s| s.to_str().ok()), id) else {
+            return Ok(None);
+        };
+        match self.in_flight.claim(session, id) {
+            Some(claim) => Ok(Some(claim)),
+            None => {
+                tracing::info!(%id, "refused a request whose id is in flight on its session");
+                let id = json!(id);
+                let answer = jsonrpc::error_response(
+                    Some(&id),
+                    ErrorCode::INVALID_REQUEST,
+                    text::http_duplicate_request_id(&id.to_string()),
+                    Some(json!({"id": id})),
+                );
+                Err(Box::new(json_reply(StatusCode::BAD_REQUEST, &answer)))
+            }
+        }
+    }
+
+    /// The request as rmcp gets it, with the id of the JSON-RPC request it carries (if it
+    /// is one), or the answer that stops it here.
     async fn admit(
         &self,
         request: Request<Incoming>,
-    ) -> Result<Request<Full<Bytes>>, Box<HttpResponse>> {
+    ) -> Result<(Request<Full<Bytes>>, Option<RequestId>), Box<HttpResponse>> {
         if let Err(rejection) = self.check(&request) {
             tracing::info!(
                 method = %request.method(),
@@ -566,12 +632,12 @@ impl<S: Send + Sync + 'static> Guard<S> {
         self.check_session(&request).await?;
         let (parts, body) = request.into_parts();
         let bytes = self.read_body(&parts, body).await?;
-        let bytes = if parts.method == Method::POST {
+        let (bytes, id) = if parts.method == Method::POST {
             screen(bytes)?
         } else {
-            bytes
+            (bytes, None)
         };
-        Ok(Request::from_parts(parts, Full::new(bytes)))
+        Ok((Request::from_parts(parts, Full::new(bytes)), id))
     }
 
     /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
@@ -601,7 +667,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
     async fn read_body(
         &self,
         parts: &http::request::Parts,
-        body: Incoming,
+        mut body: Incoming,
     ) -> Result<Bytes, Box<HttpResponse>> {
         let limit = self.options.max_body_bytes;
         let declared = parts
@@ -609,16 +675,20 @@ impl<S: Send + Sync + 'static> Guard<S> {
             .get(header::CONTENT_LENGTH)
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.parse::<u64>().ok());
-        if declared.is_some_and(|length| length > limit as u64) {
+        if let Some(length) = declared.filter(|length| *length > limit as u64) {
+            if length - limit as u64 <= DRAIN_BYTES {
+                self.drain(&mut body).await;
+            }
             return Err(Box::new(self.too_large(declared)));
         }
-        let collect = Limited::new(body, limit).collect();
+        let collect = Limited::new(&mut body, limit).collect();
         let Ok(collected) = tokio::time::timeout(self.options.body_timeout, collect).await else {
             return Err(Box::new(self.body_too_slow()));
         };
         match collected {
             Ok(collected) => Ok(collected.to_bytes()),
             Err(error) if error.is::<http_body_util::LengthLimitError>() => {
+                self.drain(&mut body).await;
                 Err(Box::new(self.too_large(None)))
             }
             Err(error) => {
@@ -633,14 +703,36 @@ impl<S: Send + Sync + 'static> Guard<S> {
             }
         }
     }
+
+    /// Reads and discards the rest of an oversized `body`, up to [`DRAIN_BYTES`] and within
+    /// the body timeout, so that the 413 reaches a client that is still sending.
+    async fn drain(&self, body: &mut Incoming) {
+        let discard = async {
+            let mut read = 0u64;
+            while read <= DRAIN_BYTES {
+                let Some(Ok(frame)) = body.frame().await else {
+                    return;
+                };
+                read += frame.data_ref().map_or(0, |data| data.len() as u64);
+            }
+        };
+        let _ = tokio::time::timeout(self.options.body_timeout, discard).await;
+    }
 }
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
 /// answer. Malformed messages are 400; a well-formed request for an unknown method or with
-/// wrong params is answered like any other request (200).
-fn screen(bytes: Bytes) -> Result<Bytes, Box<HttpResponse>> {
+/// wrong params is answered like any other request (200). A request's id comes along.
+fn screen(bytes: Bytes) -> Result<(Bytes, Option<RequestId>), Box<HttpResponse>> {
     match jsonrpc::classify(&bytes) {
-        Inbound::Deliver(_) => Ok(jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from)),
+        Inbound::Deliver(message) => {
+            let id = match *message {
+                JsonRpcMessage::Request(request) => Some(request.id),
+                _ => None,
+            };
+            let bytes = jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from);
+            Ok((bytes, id))
+        }
         Inbound::Reply(answer) => {
             let code = answer["error"]["code"].as_i64().unwrap_or_default();
             let malformed = code == i64::from(ErrorCode::PARSE_ERROR.0)
@@ -659,6 +751,19 @@ fn screen(bytes: Bytes) -> Result<Bytes, Box<HttpResponse>> {
             Err(Box::new(response))
         }
     }
+}
+
+/// `response` with `claim` held until its body is sent or dropped: a stateful answer is a
+/// stream that ends once the request is answered, and a client that leaves drops it.
+fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
+    response.map(|body| {
+        body.map_frame(move |frame| {
+            // The closure owns the claim, so it lives exactly as long as the body.
+            let _held = &claim;
+            frame
+        })
+        .boxed()
+    })
 }
 
 /// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have

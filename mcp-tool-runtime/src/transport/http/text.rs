@@ -120,3 +120,10 @@ pub(super) fn http_body_timeout(limit: std::time::Duration) -> String {
         limit.as_millis()
     )
 }
+
+/// A request whose id is still in flight on its session (`id` as JSON: `77` or `"a"`).
+pub(super) fn http_duplicate_request_id(id: &str) -> String {
+    format!(
+        "Invalid request: a request with id {id} is still being answered on this session. Give each request a new id; an id may be used again once its request is answered."
+    )
+}

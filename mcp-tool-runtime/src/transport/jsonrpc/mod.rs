@@ -58,8 +58,10 @@ pub(crate) fn classify(bytes: &[u8]) -> Inbound {
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(error) => {
+            // The id is answered whenever it can be read: a message nested past serde_json's
+            // depth limit, or cut short, usually has it at the top, before the trouble.
             return Inbound::Reply(error_response(
-                None,
+                leading_id(bytes).as_ref(),
                 ErrorCode::PARSE_ERROR,
                 text::parse_error(&error.to_string()),
                 None,
@@ -128,7 +130,17 @@ fn read_header(value: &Value) -> Result<Header, Value> {
     {
         return Err(invalid(None, text::invalid_id(id)));
     }
+    if let Some(id) = reply_id.as_ref().filter(|id| id.is_u64() && !id.is_i64()) {
+        // Valid JSON-RPC, but rmcp holds numeric ids as i64: answered here, with the id.
+        return Err(invalid(Some(id), text::id_out_of_range(id)));
+    }
     let is_response = object.contains_key("result") || object.contains_key("error");
+    if is_response && object.contains_key("method") {
+        return Err(invalid(
+            reply_id.as_ref(),
+            text::METHOD_AND_RESULT.to_string(),
+        ));
+    }
     let method = match object.get("method") {
         Some(Value::String(method)) => Some(method.clone()),
         Some(other) => return Err(invalid(reply_id.as_ref(), text::method_not_a_string(other))),

@@ -44,6 +44,17 @@ pub(super) fn invalid_id(id: &Value) -> String {
     )
 }
 
+/// A numeric `id` past the signed 64-bit range this server keeps ids in.
+pub(super) fn id_out_of_range(id: &Value) -> String {
+    format!(
+        "Invalid request: the id {id} is larger than this server accepts. Use an integer id up to {} or a string id.",
+        i64::MAX
+    )
+}
+
+/// A message that is both a request (`method`) and a response (`result` or `error`).
+pub(super) const METHOD_AND_RESULT: &str = "Invalid request: the message has both \"method\" and \"result\" or \"error\". A request has a \"method\"; a response has a \"result\" or an \"error\", never both.";
+
 /// `method` present but not a string.
 pub(super) fn method_not_a_string(method: &Value) -> String {
     format!(
