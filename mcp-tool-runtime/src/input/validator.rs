@@ -86,7 +86,9 @@ fn param_u64(error: &ValidationError, name: &str) -> Option<u64> {
 
 fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Violation {
     let received = error.params.get("value").cloned();
-    let schema = doc.at(path);
+    // Only a pattern and a missing value are described from the schema; the walk to the
+    // path's schema is spared the other rules.
+    let schema = || doc.at(path);
     let custom = || ViolationKind::Custom {
         code: error.code.to_string(),
         message: error.message.as_deref().map(str::to_string),
@@ -94,16 +96,19 @@ fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Vi
     let kind = match error.code.as_ref() {
         "range" => ViolationKind::Range(range(error)),
         "length" => length(error, received.as_ref()),
-        "regex" => match schema
-            .and_then(|s| s.get("pattern"))
-            .and_then(Value::as_str)
-        {
-            Some(pattern) => ViolationKind::Pattern {
-                pattern: pattern.to_string(),
-                example: schema.and_then(first_example),
-            },
-            None => custom(),
-        },
+        "regex" => {
+            let schema = schema();
+            match schema
+                .and_then(|s| s.get("pattern"))
+                .and_then(Value::as_str)
+            {
+                Some(pattern) => ViolationKind::Pattern {
+                    pattern: pattern.to_string(),
+                    example: schema.and_then(first_example),
+                },
+                None => custom(),
+            }
+        }
         "email" => ViolationKind::Format {
             format: StringFormat::Email,
         },
@@ -113,7 +118,7 @@ fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Vi
         "ip" | "ipv4" | "ipv6" | "credit_card" => ViolationKind::Format {
             format: StringFormat::Other(error.code.to_string()),
         },
-        "required" => match schema {
+        "required" => match schema() {
             Some(schema) => ViolationKind::Missing {
                 expected: describe(doc, schema),
             },

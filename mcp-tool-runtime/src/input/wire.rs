@@ -43,10 +43,12 @@ pub(super) fn wire_path(
                     .or_else(|| wire_key(properties, field))
                     .or_else(|| holder(properties, value, holding?))
                     .unwrap_or_else(|| field.to_string());
-                node = properties
-                    .and_then(|p| p.get(&name))
-                    .map(|n| doc.non_null(n));
-                value = value.and_then(|v| v.get(&name));
+                if step < last {
+                    node = properties
+                        .and_then(|p| p.get(&name))
+                        .map(|n| doc.non_null(n));
+                    value = value.and_then(|v| v.get(&name));
+                }
                 wire = wire.key(name);
             }
             PathSegment::Index(index) => {
@@ -83,7 +85,8 @@ fn holder(
 pub(super) fn declared_order(doc: &SchemaDoc<'_>, path: &ArgPath) -> Vec<usize> {
     let mut node = Some(doc.non_null(doc.root()));
     let mut order = Vec::with_capacity(path.segments().len());
-    for segment in path.segments() {
+    let last = path.segments().len().saturating_sub(1);
+    for (step, segment) in path.segments().iter().enumerate() {
         let (position, next) = match segment {
             PathSegment::Key(name) => {
                 let properties = node.and_then(|n| n.get("properties")?.as_object());
@@ -93,7 +96,8 @@ pub(super) fn declared_order(doc: &SchemaDoc<'_>, path: &ArgPath) -> Vec<usize> 
             PathSegment::Index(index) => (Some(*index), node.and_then(|n| item_schema(n, *index))),
         };
         order.push(position.unwrap_or(usize::MAX));
-        node = next.map(|n| doc.non_null(n));
+        // The last step's schema is not needed: resolving it would only cost hashing.
+        node = next.filter(|_| step < last).map(|n| doc.non_null(n));
     }
     order
 }

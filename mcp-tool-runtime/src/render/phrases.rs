@@ -12,20 +12,35 @@ pub(crate) const MAX_ENVELOPE_RECEIVED_CHARS: usize = 1024;
 
 /// `text`, cut to `max_chars` characters with an ellipsis.
 fn truncated(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        None => text.to_string(),
-        Some(_) => {
-            let kept: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-            format!("{kept}…")
+    let mut out = String::with_capacity(text.len().min(4 * max_chars) + 3);
+    push_truncated(&mut out, text, max_chars);
+    out
+}
+
+/// Appends `text`, cut to `max_chars` characters with an ellipsis.
+fn push_truncated(out: &mut String, text: &str, max_chars: usize) {
+    match text.char_indices().nth(max_chars.saturating_sub(1)) {
+        Some((cut, _)) if text[cut..].chars().nth(1).is_some() => {
+            out.push_str(&text[..cut]);
+            out.push('…');
         }
+        _ => out.push_str(text),
     }
 }
 
 /// A received value as the model reads it: strings in single quotes, everything else as
-/// compact JSON, cut at [`MAX_RECEIVED_CHARS`].
+/// compact JSON, cut at [`MAX_RECEIVED_CHARS`]. Written into one buffer: every violation
+/// renders one, and a failed call's cost is mostly its answer (P3 in BENCHMARKS.md).
 pub(crate) fn received(value: &Value) -> String {
     match value {
-        Value::String(text) => format!("'{}'", truncated(text, MAX_RECEIVED_CHARS)),
+        Value::String(text) => {
+            let mut out = String::with_capacity(text.len().min(4 * MAX_RECEIVED_CHARS) + 5);
+            out.push('\'');
+            push_truncated(&mut out, text, MAX_RECEIVED_CHARS);
+            out.push('\'');
+            out
+        }
+        Value::Number(number) => number.to_string(),
         other => truncated(&other.to_string(), MAX_RECEIVED_CHARS),
     }
 }
