@@ -12,6 +12,7 @@ use super::placeholder;
 use super::spec::InputSpec;
 use super::validator::violations;
 use super::wire::declared_order;
+use super::{Attempt, Reader};
 use crate::error::{Violation, ViolationKind};
 use crate::schema::SchemaDoc;
 
@@ -46,10 +47,12 @@ pub(super) fn add_checked(found: &mut Vec<Violation>, arguments: &Value, spec: &
 /// For a user's own arguments type, which cannot be checked field by field: adds what the
 /// type's rules find once the values that broke deserialization are swapped for
 /// placeholders, leaving out whatever the swapped values touch.
-pub(super) fn add_validated<A>(found: &mut Vec<Violation>, arguments: &Value, spec: &InputSpec)
-where
-    A: DeserializeOwned + Validate,
-{
+pub(super) fn add_validated(
+    found: &mut Vec<Violation>,
+    arguments: &Value,
+    spec: &InputSpec,
+    read: &mut Reader<'_>,
+) {
     if !spec.whole_input {
         return;
     }
@@ -61,10 +64,7 @@ where
     let Some((patched, swapped)) = placeholder::patched(&spec.schema, arguments, &breaking) else {
         return;
     };
-    let Some(errors) = A::deserialize(&patched)
-        .ok()
-        .and_then(|a| a.validate().err())
-    else {
+    let Attempt::Invalid(errors) = read(&patched) else {
         return;
     };
     let untouched = violations(&errors, spec, &patched)

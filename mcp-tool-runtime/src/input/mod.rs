@@ -32,6 +32,20 @@ pub use repair::InputMode;
 pub(crate) use spec::InputSpec;
 pub(crate) use suggest::ranked;
 
+/// What one typed reading of the arguments found.
+pub(super) enum Attempt {
+    /// They deserialized and hold every `validator` rule.
+    Valid,
+    /// They deserialized, and these rules failed.
+    Invalid(::validator::ValidationErrors),
+    /// serde refused them.
+    Unreadable(serde_json::Error),
+}
+
+/// Reads the arguments type from a value: the only part of parsing instantiated per tool,
+/// so that a crate with many tools compiles the rest once, in this crate.
+pub(super) type Reader<'r> = dyn FnMut(&Value) -> Attempt + 'r;
+
 /// Parses and validates the arguments of one call to the tool `spec` describes.
 ///
 /// `arguments` is what the client sent: `None` when it sent no `arguments` member.
@@ -43,8 +57,41 @@ pub(crate) fn parse<A>(
 where
     A: DeserializeOwned + ::validator::Validate,
 {
+    let mut parsed = None;
+    let mut read = |value: &Value| match A::deserialize(value) {
+        Err(error) => Attempt::Unreadable(error),
+        Ok(arguments) => {
+            let errors = arguments.validate().err();
+            parsed = Some(arguments);
+            errors.map_or(Attempt::Valid, Attempt::Invalid)
+        }
+    };
+    parse_with(arguments, spec, mode, &mut read)?;
+    // `parse_with` is `Ok` only right after a reading that kept its value.
+    parsed.ok_or_else(|| ToolError::internal(NothingParsed))
+}
+
+/// A successful parse that kept no value: a bug of this crate, masked like any other.
+#[derive(Debug)]
+struct NothingParsed;
+
+impl std::fmt::Display for NothingParsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the arguments parsed, but no value was kept")
+    }
+}
+
+impl std::error::Error for NothingParsed {}
+
+/// [`parse`] with the typed reading behind `read`: `Ok` when its last reading was valid.
+fn parse_with(
+    arguments: Option<&Value>,
+    spec: &InputSpec,
+    mode: InputMode,
+    read: &mut Reader<'_>,
+) -> Result<(), ToolError> {
     let value = match arguments {
-        None | Some(Value::Null) => return parse_absent(&Value::Object(Map::new()), spec),
+        None | Some(Value::Null) => return parse_absent(&Value::Object(Map::new()), spec, read),
         Some(object @ Value::Object(_)) => object,
         Some(other) => {
             let violation = Violation::new(
@@ -55,29 +102,26 @@ where
             return Err(ToolError::invalid_arguments(spec.tool, vec![violation]));
         }
     };
-    if let Some(error) = unknown_keys::<A>(value, spec) {
+    if let Some(error) = unknown_keys(value, spec, read) {
         return Err(error);
     }
-    match A::deserialize(value) {
-        Ok(arguments) => validated(arguments, spec, value),
-        Err(error) => match repair::repair(value, &spec.schema, mode) {
-            Some(repaired) => match A::deserialize(&repaired) {
-                Ok(_) if let Some(error) = unknown_keys::<A>(&repaired, spec) => Err(error),
-                Ok(arguments) => validated(arguments, spec, &repaired),
+    match read(value) {
+        Attempt::Unreadable(error) => match repair::repair(value, &spec.schema, mode) {
+            Some(repaired) => match read(&repaired) {
                 // Reported on the repaired value: what was repaired is not a problem.
-                Err(error) => Err(slow_path::<A>(&repaired, spec, Some(error))),
+                Attempt::Unreadable(error) => Err(slow_path(&repaired, spec, Some(error), read)),
+                _ if let Some(error) = unknown_keys(&repaired, spec, read) => Err(error),
+                attempt => validated(attempt, spec, &repaired, read),
             },
-            None => Err(slow_path::<A>(value, spec, Some(error))),
+            None => Err(slow_path(value, spec, Some(error), read)),
         },
+        attempt => validated(attempt, spec, value, read),
     }
 }
 
 /// Every problem of arguments that hold a key no closed object names, which serde may
 /// have ignored; `None` when there is none (or the walk, which says which, finds none).
-fn unknown_keys<A>(value: &Value, spec: &InputSpec) -> Option<ToolError>
-where
-    A: DeserializeOwned + ::validator::Validate,
-{
+fn unknown_keys(value: &Value, spec: &InputSpec, read: &mut Reader<'_>) -> Option<ToolError> {
     if !spec.checks_unknown_keys || !keys::has_unknown_key(&spec.schema, value) {
         return None;
     }
@@ -86,19 +130,16 @@ where
         return None;
     }
     each::add_checked(&mut violations, value, spec);
-    each::add_validated::<A>(&mut violations, value, spec);
+    each::add_validated(&mut violations, value, spec, read);
     Some(ToolError::invalid_arguments(spec.tool, violations))
 }
 
 /// A call that sent no arguments: fine for a tool whose arguments are all optional;
 /// otherwise one headline names what it must send.
-fn parse_absent<A>(empty: &Value, spec: &InputSpec) -> Result<A, ToolError>
-where
-    A: DeserializeOwned + ::validator::Validate,
-{
-    let error = match A::deserialize(empty) {
-        Ok(arguments) => return validated(arguments, spec, empty),
-        Err(error) => slow_path::<A>(empty, spec, Some(error)),
+fn parse_absent(empty: &Value, spec: &InputSpec, read: &mut Reader<'_>) -> Result<(), ToolError> {
+    let error = match read(empty) {
+        Attempt::Unreadable(error) => slow_path(empty, spec, Some(error), read),
+        attempt => return validated(attempt, spec, empty, read),
     };
     let required: Vec<String> = error
         .violations()
@@ -117,33 +158,33 @@ where
     ))
 }
 
-/// The arguments, once their `validator` constraints hold; `sent` is what they were read
-/// from.
-fn validated<A: ::validator::Validate>(
-    arguments: A,
+/// The outcome of a reading of `sent`: `Ok` when its `validator` rules held, every problem
+/// otherwise.
+fn validated(
+    attempt: Attempt,
     spec: &InputSpec,
     sent: &Value,
-) -> Result<A, ToolError> {
-    match arguments.validate() {
-        Ok(()) => Ok(arguments),
-        Err(errors) => Err(ToolError::invalid_arguments(
+    read: &mut Reader<'_>,
+) -> Result<(), ToolError> {
+    match attempt {
+        Attempt::Valid => Ok(()),
+        Attempt::Invalid(errors) => Err(ToolError::invalid_arguments(
             spec.tool,
             validator::violations(&errors, spec, sent),
         )),
+        Attempt::Unreadable(error) => Err(slow_path(sent, spec, Some(error), read)),
     }
 }
 
 /// Every problem the schema finds, or serde's own words when it finds none (the type's
 /// deserializer is stricter than its schema says; its words describe types, never server
 /// internals); and beside them what the arguments that did deserialize break.
-fn slow_path<A>(
+fn slow_path(
     value: &Value,
     spec: &InputSpec,
     serde_error: Option<serde_json::Error>,
-) -> ToolError
-where
-    A: DeserializeOwned + ::validator::Validate,
-{
+    read: &mut Reader<'_>,
+) -> ToolError {
     let mut violations = walk::violations(&spec.schema, value);
     if violations.is_empty() {
         let reason = serde_error.map(|error| error.to_string());
@@ -154,6 +195,6 @@ where
         ));
     }
     each::add_checked(&mut violations, value, spec);
-    each::add_validated::<A>(&mut violations, value, spec);
+    each::add_validated(&mut violations, value, spec, read);
     ToolError::invalid_arguments(spec.tool, violations)
 }
