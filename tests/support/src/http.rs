@@ -27,7 +27,7 @@ pub struct HttpServer {
 impl HttpServer {
     /// Starts `program --http 127.0.0.1:PORT args…` with `env`, and waits until it accepts.
     pub fn start(program: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
-        Self::launch(Command::new(program), args, env)
+        Self::launch(|| Command::new(program), args, env)
     }
 
     /// Like [`HttpServer::start`], with the process's open-file limit set to `files`
@@ -38,15 +38,31 @@ impl HttpServer {
         env: &[(&str, &str)],
         files: u32,
     ) -> Self {
-        let mut command = Command::new("sh");
-        command
-            .arg("-c")
-            .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
-            .arg(program);
+        let command = || {
+            let mut command = Command::new("sh");
+            command
+                .arg("-c")
+                .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
+                .arg(program);
+            command
+        };
         Self::launch(command, args, env)
     }
 
-    fn launch(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Self {
+    /// Starts the server on a free port. Tests run in parallel, so another test's server
+    /// may take the port between its choice and the bind: the failed server exits, and its
+    /// readiness probe would reach the other one. A server that exits is started again on
+    /// another port.
+    fn launch(command: impl Fn() -> Command, args: &[&str], env: &[(&str, &str)]) -> Self {
+        for _ in 0..5 {
+            if let Some(server) = Self::try_launch(command(), args, env) {
+                return server;
+            }
+        }
+        panic!("the server exited at start on five free ports in a row");
+    }
+
+    fn try_launch(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Option<Self> {
         let addr = format!("127.0.0.1:{}", free_port());
         command
             .arg("--http")
@@ -62,7 +78,7 @@ impl HttpServer {
         for (key, value) in env {
             command.env(key, value);
         }
-        let child = command
+        let mut child = command
             .spawn()
             .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -71,9 +87,17 @@ impl HttpServer {
                 Instant::now() < deadline,
                 "{command:?} did not listen on {addr}"
             );
+            if child.try_wait().expect("wait for the server").is_some() {
+                return None;
+            }
             thread::sleep(Duration::from_millis(20));
         }
-        Self { child, addr }
+        // A server that lost the port to another exits at once; give it the time to.
+        thread::sleep(Duration::from_millis(50));
+        if child.try_wait().expect("wait for the server").is_some() {
+            return None;
+        }
+        Some(Self { child, addr })
     }
 
     /// The exit status, if the server has exited.
