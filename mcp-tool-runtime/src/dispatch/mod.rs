@@ -1,8 +1,11 @@
 //! The tools of one server: definitions published once, calls dispatched by name, run under
 //! their time limit with panics caught, and failures logged under a correlation id.
 
+mod blocking;
 mod failure;
 mod run;
+
+pub use run::run_blocking;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -14,7 +17,7 @@ use serde_json::Value;
 use crate::input::{InputMode, ranked};
 use crate::render;
 use crate::schema::{SchemaProfile, is_object_schema};
-use crate::tool::{CallScope, ToolDef};
+use crate::tool::{CallScope, Shared, ToolDef};
 
 /// Why a registry could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +185,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     /// `Err`.
     pub async fn call(
         &self,
-        state: &S,
+        state: &Shared<S>,
         name: &str,
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
@@ -195,7 +198,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     /// Runs `tool` in `scope` under its time limit (its own, else `default_timeout`).
     pub(crate) async fn run(
         &self,
-        state: &S,
+        state: &Shared<S>,
         tool: &ToolDef<S>,
         arguments: Option<Value>,
         scope: &CallScope,

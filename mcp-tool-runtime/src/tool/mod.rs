@@ -6,6 +6,7 @@ mod context;
 mod def;
 mod info;
 mod output;
+mod state;
 
 pub use call::ToolCall;
 pub(crate) use context::{CallScope, Session};
@@ -13,3 +14,4 @@ pub use context::{ContextError, ToolContext};
 pub use def::{BoxFuture, Handler, ToolDef, ToolSet};
 pub use info::{Hints, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};
+pub use state::Shared;
