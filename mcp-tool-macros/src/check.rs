@@ -242,6 +242,14 @@ fn check_rule(rule: &Rule, errors: &mut Errors) {
                 .options
                 .iter()
                 .all(|option| option.key == "message" || option.key == "code");
+            if has("use_context") {
+                errors.spanned(
+                    list,
+                    "`use_context` cannot be used on a tool's arguments: no validation context \
+                     reaches a tool call. Check what needs the server's state inside the tool \
+                     and return a `ToolError`, or drop `use_context` from the custom rule",
+                );
+            }
             if rule.validator == Validator::Range && only_messages {
                 errors.spanned(
                     list,
