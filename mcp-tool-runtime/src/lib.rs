@@ -163,9 +163,8 @@ pub mod __private {
     pub use crate::input::check_argument;
     pub use inventory;
 
-    pub use crate::dispatch::run_blocking;
     pub use crate::error::ErrorMapping;
-    pub use crate::tool::BoxFuture;
+    pub use crate::tool::{BoxFuture, run_blocking};
 
     /// Masks the error of an `anyhow::Result` or a `Result<T, Box<dyn Error + Send + Sync>>`,
     /// which are not `std::error::Error` and so have no `From` into `ToolError`.

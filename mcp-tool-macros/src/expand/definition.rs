@@ -152,7 +152,7 @@ fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
         let info = INFO.get_or_init(|| __mcp_info::<#output, #(#user_types),*>());
         #rt::ToolDef::<#state>::new(info, |#state_param, __mcp_call| {
             #rt::__private::boxed(async move {
-                let #bindings = match __mcp_parse::<#(#user_types),*>(&__mcp_call) {
+                let #bindings = match __mcp_call.parse_off_executor(__mcp_parse::<#(#user_types),*>).await {
                     ::core::result::Result::Ok(arguments) => arguments,
                     ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
                 };

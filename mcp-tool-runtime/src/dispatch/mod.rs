@@ -1,11 +1,8 @@
 //! The tools of one server: definitions published once, calls dispatched by name, run under
 //! their time limit with panics caught, and failures logged under a correlation id.
 
-mod blocking;
 mod failure;
 mod run;
-
-pub use run::run_blocking;
 
 use std::collections::HashMap;
 use std::fmt;

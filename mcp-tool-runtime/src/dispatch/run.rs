@@ -11,7 +11,6 @@ use std::time::Duration;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 
-use super::blocking;
 use super::failure::{correlation_id, log_failure};
 use crate::error::ToolError;
 use crate::input::InputMode;
@@ -50,28 +49,6 @@ pub(super) async fn run<S>(
         Ok(Ok(output)) => render::success_result(info.name(), info.output_wrapped(), output),
         Ok(Err(error)) => error_result(info, &error),
         Err(payload) => error_result(info, &ToolError::internal(Panicked::from(payload))),
-    }
-}
-
-/// Runs a sync tool's `work` on a thread of the sync tools' pool, so that a tool that blocks
-/// stalls no other call, even on a current-thread runtime. At the call's time limit the caller
-/// stops waiting and answers `timeout`, but the thread runs on to the end (a thread cannot be
-/// stopped from outside) and its result is dropped. A panic in `work` resumes here, where the
-/// call's panic catching turns it into the call's masked error.
-pub async fn run_blocking<R: Send + 'static>(
-    work: impl FnOnce() -> R + Send + 'static,
-) -> Result<R, ToolError> {
-    let (answer, answered) = tokio::sync::oneshot::channel();
-    blocking::start(Box::new(move || {
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(work));
-        // Nobody waits for the answer once the call has passed its time limit.
-        answer.send(outcome).ok();
-    }))
-    .map_err(ToolError::internal)?;
-    match answered.await {
-        Ok(Ok(output)) => Ok(output),
-        Ok(Err(payload)) => std::panic::resume_unwind(payload),
-        Err(gone) => Err(ToolError::internal(gone)),
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a tool is: its definition (built once), its handler, one call of it, its context,
 //! and what it may return.
 
+mod blocking;
 mod call;
 mod context;
 mod def;
@@ -8,6 +9,8 @@ mod info;
 mod output;
 mod state;
 
+pub use blocking::run_blocking;
+pub(crate) use blocking::run_heavy;
 pub use call::ToolCall;
 pub(crate) use context::{CallScope, Session};
 pub use context::{ContextError, ToolContext};

@@ -1,16 +1,21 @@
-//! The threads sync tools run on. Not tokio's blocking pool: a runtime waits for that pool when
+//! The threads sync tools run on, and large inputs are checked on. Not tokio's blocking pool: a runtime waits for that pool when
 //! it shuts down, so one stuck tool would keep a stdio server from exiting after its client
 //! has gone. These threads are never waited for; they are reused while calls keep coming and
 //! end after `IDLE_FOR` without work.
 
 use std::collections::VecDeque;
 use std::io;
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::Duration;
 
+use tokio::sync::Semaphore;
+
+use crate::error::ToolError;
+
 /// One sync tool's work, which never unwinds (the caller catches its panics).
-pub(super) type Job = Box<dyn FnOnce() + Send>;
+type Job = Box<dyn FnOnce() + Send>;
 
 /// How long a thread without work waits for the next before it ends.
 const IDLE_FOR: Duration = Duration::from_secs(10);
@@ -28,8 +33,47 @@ static QUEUE: Mutex<Queue> = Mutex::new(Queue {
 });
 static WORK_QUEUED: Condvar = Condvar::new();
 
+/// Runs a sync tool's `work` on a thread of the sync tools' pool, so that a tool that blocks
+/// stalls no other call, even on a current-thread runtime. At the call's time limit the caller
+/// stops waiting and answers `timeout`, but the thread runs on to the end (a thread cannot be
+/// stopped from outside) and its result is dropped. A panic in `work` resumes here, where the
+/// call's panic catching turns it into the call's masked error.
+pub async fn run_blocking<R: Send + 'static>(
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, ToolError> {
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    start(Box::new(move || {
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(work));
+        // Nobody waits for the answer once the call has passed its time limit.
+        answer.send(outcome).ok();
+    }))
+    .map_err(ToolError::internal)?;
+    match answered.await {
+        Ok(Ok(output)) => Ok(output),
+        Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        Err(gone) => Err(ToolError::internal(gone)),
+    }
+}
+
+/// How many heavy jobs run at once: half the cores, at least one.
+static HEAVY_JOBS: LazyLock<Semaphore> = LazyLock::new(|| {
+    let cores = thread::available_parallelism().map_or(1, usize::from);
+    Semaphore::new(cores.div_ceil(2))
+});
+
+/// Runs `work` that keeps a core busy for a while (reading or checking a large input) like
+/// [`run_blocking`], a few at a time: ten of them on ten threads would share the cores fairly
+/// with the light calls and slow those tenfold.
+pub(crate) async fn run_heavy<R: Send + 'static>(
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, ToolError> {
+    // The semaphore is never closed; without a permit the work would merely run at once.
+    let _turn = HEAVY_JOBS.acquire().await;
+    run_blocking(work).await
+}
+
 /// Starts `job` at once, on an idle thread or on a new one.
-pub(super) fn start(job: Job) -> io::Result<()> {
+fn start(job: Job) -> io::Result<()> {
     let mut queue = lock();
     if queue.idle > queue.jobs.len() {
         queue.jobs.push_back(job);
