@@ -15,6 +15,7 @@ use syn::{Signature, Type};
 use crate::attr::{self, ArgAttr, ToolAttr};
 use crate::docs::{self, Docs};
 use crate::errors::Errors;
+use crate::tool_set_attr::{self, ToolSetAttr};
 use crate::validate_attr::{self, ValidateAttr};
 
 /// Where the tool function lives.
@@ -114,6 +115,8 @@ pub(crate) struct ToolSet {
     pub block: ItemImpl,
     /// The models of the methods marked `#[mcp_tool]`, in order.
     pub tools: Vec<Tool>,
+    /// The options of `#[mcp_tools(...)]`: a named block gets a function, not `ToolSet`.
+    pub attr: ToolSetAttr,
 }
 
 /// The name an identifier stands for: `type` for `r#type`. The only place that strips `r#`.
@@ -292,12 +295,7 @@ pub(crate) fn parse_tool_set(
     item: TokenStream,
     errors: &mut Errors,
 ) -> Option<ToolSet> {
-    if !attr.is_empty() {
-        errors.spanned(
-            &attr,
-            "`#[mcp_tools]` takes no options; configure each `#[mcp_tool]`",
-        );
-    }
+    let attr = tool_set_attr::parse(attr, errors);
     let Ok(mut block) = syn::parse2::<ItemImpl>(item) else {
         errors.at(
             Span::call_site(),
@@ -320,7 +318,7 @@ pub(crate) fn parse_tool_set(
             strip_arg_attrs(&mut method.sig);
         }
     }
-    Some(ToolSet { block, tools })
+    Some(ToolSet { block, tools, attr })
 }
 
 /// True for `#[mcp_tool]` however its path is written (`mcp_tool_runtime::mcp_tool`).

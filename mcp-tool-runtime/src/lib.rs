@@ -107,7 +107,53 @@ pub use error::{
     ViolationEntry, ViolationKind,
 };
 pub use input::InputMode;
-pub use mcp_tool_macros::{ToolError, mcp_tool, mcp_tools};
+/// Marks an `impl` block whose `#[mcp_tool]` methods are the tools of that state type.
+///
+/// Several blocks on one type: one block without a name implements [`ToolSet`], which
+/// `.tool_set()` registers; each other block gets a name, `#[mcp_tools(name = admin_tools)]`,
+/// and with it an associated function `admin_tools()` that returns its tools, which
+/// `.tools(Shop::admin_tools())` registers. That function is `pub(crate)`, so a block nobody
+/// registers is reported by the `dead_code` lint at its name; `vis = pub` exports it from a
+/// library. It is generic over the server's state, which must be the type or borrow as it:
+/// `Arc<Shop>` works. Two blocks without a name on one type fail to compile with
+/// "conflicting implementations of trait `ToolSet`" (E0119) at their `#[mcp_tools]`: give
+/// the other blocks a name.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// use mcp_tool_runtime::{McpServer, mcp_tool, mcp_tools};
+///
+/// #[derive(Default)]
+/// struct Shop { stock: AtomicU64 }
+///
+/// #[mcp_tools]
+/// impl Shop {
+///     /// How many items are in stock.
+///     #[mcp_tool(read_only)]
+///     fn stock(&self) -> String { self.stock.load(Ordering::Relaxed).to_string() }
+/// }
+///
+/// #[mcp_tools(name = admin_tools)]
+/// impl Shop {
+///     /// Add items to the stock.
+///     #[mcp_tool]
+///     fn restock(&self, quantity: u64) -> String {
+///         self.stock.fetch_add(quantity, Ordering::Relaxed);
+///         "restocked".into()
+///     }
+/// }
+///
+/// let server = McpServer::builder(Arc::new(Shop::default()))
+///     .tool_set()
+///     .tools(Shop::admin_tools())
+///     .build()?;
+/// assert_eq!(server.registry().list().len(), 2);
+/// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+/// ```
+pub use mcp_tool_macros::mcp_tools;
+pub use mcp_tool_macros::{ToolError, mcp_tool};
 pub use render::ToolOutput;
 #[cfg(feature = "client")]
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};

@@ -69,7 +69,11 @@ impl Shop {
             _ => Err(ShopError::NotFound(sku)),
         }
     }
+}
 
+// A second block on the same type needs a name; it is added with `.tools(Shop::report_tools())`.
+#[mcp_tools(name = report_tools)]
+impl Shop {
     /// Today's sales report.
     #[mcp_tool(read_only)]
     async fn daily_report(&self) -> Result<String, ToolError> {
@@ -85,6 +89,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     McpServer::builder(shop)
         .tool_set()
+        .tools(Shop::report_tools())
         .implementation("shop", "1.0.0")
         .build()?
         .serve_stdio()

@@ -46,7 +46,7 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     check::tool_set(&set, &mut errors);
     if !errors.is_empty() {
-        return fallback::tool_set(&set.block, &errors);
+        return fallback::tool_set(&set, &errors);
     }
     tool_set::expand(&set)
 }
