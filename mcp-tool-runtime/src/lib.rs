@@ -230,6 +230,34 @@ pub mod __private {
 
     impl<T: serde::Serialize> PublishedDefault for T {}
 
+    /// Fails to compile, at the argument's type, when `#[validate(nested)]` cannot check it.
+    pub const fn assert_nested<T: NestedArgument + ?Sized>() {}
+
+    /// Types `#[validate(nested)]` can check: `validator` calls `(&value).validate()`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be checked with `#[validate(nested)]`",
+        label = "`#[validate(nested)]` runs this type's own rules, so it must implement `Validate`",
+        note = "derive it: #[derive(validator::Validate)], with #[validate(...)] on its fields; or drop `nested`"
+    )]
+    pub trait NestedArgument {}
+
+    impl<T: ?Sized> NestedArgument for T where for<'a> &'a T: validator::Validate {}
+
+    /// Fails to compile, at the argument's type, when `validator` cannot report the value
+    /// of an argument its rules check.
+    pub const fn assert_checked_value<T: CheckedValue + ?Sized>() {}
+
+    /// Types whose values `#[validate(...)]` rules can check: `validator` puts the value
+    /// it checked in its errors.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be checked with `#[validate(...)]`",
+        label = "`validator` puts the value it checks in its errors, so this type must implement `Serialize`",
+        note = "derive it: #[derive(serde::Serialize)], on the element type of a collection too"
+    )]
+    pub trait CheckedValue {}
+
+    impl<T: serde::Serialize + ?Sized> CheckedValue for T {}
+
     /// Fails to compile, at the return type, when a type cannot be returned from a tool.
     pub const fn assert_output<T: crate::IntoToolOutput>() {}
 

@@ -7,6 +7,7 @@ mod arguments;
 mod default;
 mod definition;
 mod each;
+mod rules;
 mod tool;
 mod tool_set;
 mod validate;
