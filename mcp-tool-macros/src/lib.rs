@@ -26,6 +26,14 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(attr.into(), item.into()).into()
 }
 
+/// What `#[mcp_tools]` leaves of `#[mcp_tool]` on a method it has expanded: the method,
+/// unchanged. Re-exported as `mcp_tool_runtime::mcp_tool::__handled`.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn __handled(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    item
+}
+
 /// `#[mcp_tools(...)]` options: `name = admin_tools` names the block, which then gets that
 /// associated function instead of implementing `ToolSet`; `vis = pub` sets the function's
 /// visibility (`pub(crate)` when not given).

@@ -168,6 +168,13 @@ pub use tool::{
 pub use transport::HttpOptions;
 pub use transport::{LineTransport, StdinReader, StdioOptions};
 
+/// What `#[mcp_tools]` leaves on the methods it has expanded. A module of the macro's name,
+/// so that `use mcp_tool_runtime::mcp_tool;` imports it too and counts as used by them.
+#[doc(hidden)]
+pub mod mcp_tool {
+    pub use mcp_tool_macros::__handled;
+}
+
 /// The MCP SDK this framework serves through.
 pub use rmcp;
 /// Re-exported so that tool authors can derive `Validate` without their own dependency.

@@ -22,10 +22,6 @@ use crate::fallback;
 
 /// `#[mcp_tool]` on an item.
 pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    // `#[mcp_tools]` has expanded this method with its block already.
-    if ast::is_handled_marker(&attr) {
-        return item;
-    }
     let mut errors = Errors::default();
     let Some(free) = ast::parse_free_tool(attr, item.clone(), &mut errors) else {
         let compile_errors = errors.to_compile_errors();
