@@ -108,6 +108,7 @@ pub use error::{
 };
 pub use input::InputMode;
 /// Marks an `impl` block whose `#[mcp_tool]` methods are the tools of that state type.
+/// Import both: `use mcp_tool_runtime::{mcp_tool, mcp_tools};`.
 ///
 /// Several blocks on one type: one block without a name implements [`ToolSet`], which
 /// `.tool_set()` registers; each other block gets a name, `#[mcp_tools(name = admin_tools)]`,
