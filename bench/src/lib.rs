@@ -94,8 +94,10 @@ pub mod ours {
     /// * `sku` - Catalog code such as "ABC-0001".
     /// * `quantity` - How many to add.
     /// * `note` - A note for this cart line.
+    // `async` because the benchmarks measure dispatch: a sync tool would add the thread it
+    // runs on (the price of not stalling the server), which `P1s` measures on its own.
     #[mcp_tool]
-    pub fn add_item(
+    pub async fn add_item(
         #[validate(regex(path = *SKU))] sku: String,
         #[validate(range(min = 1, max = 100))] quantity: u32,
         #[validate(length(max = 200))] note: Option<String>,
@@ -103,10 +105,21 @@ pub mod ours {
         Json(add_item_logic(sku, quantity, note))
     }
 
-    /// A server with only `add_item`.
+    /// `add_item` as a sync function, which runs on a thread of its own.
+    #[mcp_tool]
+    pub fn add_item_sync(
+        #[validate(regex(path = *SKU))] sku: String,
+        #[validate(range(min = 1, max = 100))] quantity: u32,
+        #[validate(length(max = 200))] note: Option<String>,
+    ) -> Json<CartLine> {
+        Json(add_item_logic(sku, quantity, note))
+    }
+
+    /// A server with `add_item`, and its sync twin for `P1s`.
     pub fn server() -> McpServer<()> {
         McpServer::builder(())
             .tool(add_item_tool())
+            .tool(add_item_sync_tool())
             .implementation("bench-ours", "0.1.0")
             .build()
             .expect("one tool builds")

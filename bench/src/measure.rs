@@ -84,6 +84,14 @@ impl Fixtures {
         now(self.ours.call("add_item", Some(self.valid.clone()))).expect("add_item exists")
     }
 
+    /// P1s: the same valid call of `add_item` written as a sync function, which runs on a
+    /// thread of its own (so it needs a real executor).
+    pub fn ours_sync_valid(&self) -> CallToolResult {
+        self.runtime
+            .block_on(self.ours.call("add_item_sync", Some(self.valid.clone())))
+            .expect("add_item_sync exists")
+    }
+
     /// P1, hand-written: the same call with `from_value`, `validate()` and `to_value`.
     pub fn handwritten_valid(&self) -> CallToolResult {
         handwritten::call(self.valid.clone())
@@ -215,7 +223,7 @@ pub fn median(samples: &mut [f64]) -> f64 {
     }
 }
 
-/// The four in-process goals, each as (id, name, comparison).
+/// The in-process goals, each as (id, name, comparison).
 pub fn in_process(
     samples: usize,
     batch: Duration,
@@ -232,6 +240,16 @@ pub fn in_process(
                 batch,
                 || drop(black_box(f.ours_valid())),
                 || drop(black_box(f.handwritten_valid())),
+            ),
+        ),
+        (
+            "P1s",
+            "sync_tool_vs_async_tool",
+            compare(
+                samples,
+                batch,
+                || drop(black_box(f.ours_sync_valid())),
+                || drop(black_box(f.ours_valid())),
             ),
         ),
         (

@@ -250,3 +250,43 @@ fn a_u64_max_id_and_a_method_with_a_result_are_invalid_requests_with_their_ids()
     assert_eq!(answer["error"]["code"], -32600, "{answer}");
     assert_alive(&mut session);
 }
+
+#[test]
+fn lone_surrogate_escapes_are_read_as_the_replacement_character() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    session.send_line(r#"{"jsonrpc":"2.0","id":31,"method":"ping","params":{"note":"\udc00abc"}}"#);
+    let answer = next(&mut session);
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 31, "result": {}}));
+    // In a tool's arguments the model's broken character reaches the tool as U+FFFD.
+    let result = session.call_tool("search_items", json!({"query": "\u{FFFD}"}));
+    let direct = text_of(&result);
+    session.send_line(
+        r#"{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"search_items","arguments":{"query":"\ud800"}}}"#,
+    );
+    let answer = next(&mut session);
+    assert_eq!(answer["id"], 32, "{answer}");
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(text_of(&answer["result"]), direct);
+    assert_alive(&mut session);
+}
+
+#[test]
+fn numbers_past_the_range_of_a_float_are_invalid_requests_not_parse_errors() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    session.send_line(r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#);
+    let answer = next(&mut session);
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(
+        answer["error"],
+        json!({"code": -32600, "message": "Invalid request: the message holds a number too \
+            large for JSON-RPC peers to represent (number out of range at line 1 column 27). Use \
+            an integer id up to 9223372036854775807 or a string id, and numbers within the range \
+            of a 64-bit float."}),
+        "{answer}"
+    );
+    session.send_line(r#"{"jsonrpc":"2.0","id":33,"method":"ping","params":{"n":-1e400}}"#);
+    let answer = next(&mut session);
+    assert_eq!(answer["id"], 33, "{answer}");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_alive(&mut session);
+}

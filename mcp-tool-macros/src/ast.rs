@@ -15,6 +15,7 @@ use syn::{Signature, Type};
 use crate::attr::{self, ArgAttr, ToolAttr};
 use crate::docs::{self, Docs};
 use crate::errors::Errors;
+use crate::return_type::{self, ErrorType};
 use crate::tool_set_attr::{self, ToolSetAttr};
 use crate::validate_attr::{self, ValidateAttr};
 
@@ -73,8 +74,11 @@ pub(crate) struct Tool {
     pub args: Vec<Arg>,
     /// Every `ToolContext` argument; the checks accept at most one.
     pub contexts: Vec<ContextArg>,
-    /// The declared return type; `()` when there is none.
+    /// The return type the runtime sees: as declared (`()` when there is none), except that a
+    /// `Result` whose error the generated code masks becomes `Result<T, ToolError>`.
     pub output: Type,
+    /// The return type as declared, when its error is masked by the generated code.
+    pub masked_error: Option<Type>,
     /// Whether the function is free or in an `#[mcp_tools]` block.
     pub place: Place,
 }
@@ -217,9 +221,16 @@ pub(crate) fn parse_tool(
             FnArg::Typed(typed) => args.extend(parse_arg(typed, errors)),
         }
     }
-    let output = match &sig.output {
+    let declared: Type = match &sig.output {
         ReturnType::Default => syn::parse_quote!(()),
         ReturnType::Type(_, ty) => (**ty).clone(),
+    };
+    let (output, masked_error) = match return_type::classify(&declared) {
+        ErrorType::Masked { ok } => (
+            syn::parse_quote_spanned!(declared.span()=> ::core::result::Result<#ok, ::mcp_tool_runtime::ToolError>),
+            Some(declared.clone()),
+        ),
+        _ => (declared, None),
     };
     let function_name = unraw(&sig.ident);
     let name = match &attr.name {
@@ -238,6 +249,7 @@ pub(crate) fn parse_tool(
         args,
         contexts,
         output,
+        masked_error,
         place,
     }
 }

@@ -10,6 +10,7 @@ use syn::{Pat, Signature, Type};
 
 use crate::ast::{Place, Tool, ToolSet};
 use crate::errors::Errors;
+use crate::return_type::{self, ErrorType};
 use crate::suggest;
 use crate::validate_attr::{Rule, Validator, Written};
 
@@ -18,6 +19,7 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) {
     check_signature(&tool.signature, &tool.output, errors);
     check_receiver(tool, errors);
     check_borrowed_output(&tool.output, errors);
+    check_error_type(&tool.output, errors);
     check_contexts(tool, errors);
     for arg in &tool.args {
         check_arg_type(&arg.ty, errors);
@@ -103,6 +105,22 @@ fn check_borrowed_output(output: &Type, errors: &mut Errors) {
                 "a tool's result outlives the call, so it cannot borrow from `self` or an \
                  argument: return an owned value such as `String` instead of `{}`",
                 type_text(output)
+            ),
+        );
+    }
+}
+
+/// A text error would reach the model only masked, which is not what its author meant.
+fn check_error_type(output: &Type, errors: &mut Errors) {
+    if let ErrorType::Unsupported(error) = return_type::classify(output) {
+        errors.spanned(
+            error,
+            format!(
+                "`{}` cannot be a tool's error type: return `ToolError` instead, built with \
+                 `ToolError::new(ErrorCode::NOT_FOUND, message)` to show the message to the \
+                 model or `ToolError::internal(error)` to mask it, or an error type of your own \
+                 with `#[derive(ToolError)]`",
+                type_text(error)
             ),
         );
     }
@@ -224,6 +242,14 @@ fn check_rule(rule: &Rule, errors: &mut Errors) {
                 .options
                 .iter()
                 .all(|option| option.key == "message" || option.key == "code");
+            if has("use_context") {
+                errors.spanned(
+                    list,
+                    "`use_context` cannot be used on a tool's arguments: no validation context \
+                     reaches a tool call. Check what needs the server's state inside the tool \
+                     and return a `ToolError`, or drop `use_context` from the custom rule",
+                );
+            }
             if rule.validator == Validator::Range && only_messages {
                 errors.spanned(
                     list,

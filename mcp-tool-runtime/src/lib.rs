@@ -79,8 +79,33 @@
 //! at link time (the `inventory` crate); the one `From` looks the error's type up there and
 //! masks what it does not find. Returning `Result<T, ShopError>` and `?` into
 //! `Result<T, ToolError>` both go through that `From`, so both keep the mapping; the look-up
-//! costs only failed calls. `anyhow::Error` is not a `std::error::Error`: convert it with
-//! `.map_err(ToolError::internal)`.
+//! costs only failed calls.
+//! `anyhow::Error` and `Box<dyn Error + Send + Sync>` are not `std::error::Error`, and a
+//! `From` for them would overlap the one above (E0119: "upstream crates may add a new impl of
+//! trait `std::error::Error`"). So `#[mcp_tool]` reads them in the return type itself: a tool
+//! returning `anyhow::Result<T>`, `Result<T, anyhow::Error>` or
+//! `Result<T, Box<dyn Error + Send + Sync>>` masks its errors, with the whole chain of causes
+//! in the log, and `?` works inside it as anyhow's own `From` allows. (The macro reads the
+//! written path: spell `anyhow::Result<T>`, not a `Result<T>` imported from anyhow.) Inside a tool that
+//! returns `Result<T, ToolError>`, convert an `anyhow::Error` with
+//! `.map_err(ToolError::internal)`. A `Result<T, String>` is refused at compile time: return
+//! `ToolError::new(code, message)` to show the text, or `ToolError::internal(error)` to mask
+//! it.
+//!
+//! # Sync and async tools
+//!
+//! An `async fn` tool runs on the server's executor, like any task: it must not block. A sync
+//! `fn` tool may block (a database driver, a file, a long computation): it runs on a thread of
+//! the sync tools' pool, so it never stalls other calls, even on a current-thread runtime. The
+//! hand-off costs a few microseconds per call (`P1s` in BENCHMARKS.md); a cheap tool that never
+//! blocks can be an `async fn` to skip it. Its arguments and its return value move between
+//! threads, so they are `Send + 'static`, as owned types are.
+//!
+//! A time limit (`#[mcp_tool(timeout = "2s")]`, or the server's default) answers `timeout` at
+//! the limit for both kinds. An async tool is then dropped at its next `.await`. A sync tool's
+//! thread cannot be stopped from outside: it runs on to the end and its result is discarded,
+//! so the model is told that the work may still complete. The pool's threads never keep the
+//! process alive: a stdio server exits when its client goes, even with a tool still running.
 //!
 //! Methods on a state type work the same way inside an `impl` block marked
 //! [`macro@mcp_tools`]; see that macro. [`McpServer`] serves the tools over rmcp, on stdio
@@ -162,8 +187,8 @@ pub use schema::{SchemaProfile, UnknownProfile};
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use stderr::StderrLog;
 pub use tool::{
-    BoxFuture, ContextError, Handler, Hints, IntoToolOutput, Json, ToolCall, ToolContext, ToolDef,
-    ToolInfo, ToolInfoBuilder, ToolSet,
+    BoxFuture, ContextError, Handler, Hints, IntoToolOutput, Json, Shared, ToolCall, ToolContext,
+    ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
 };
 #[cfg(feature = "http")]
 pub use transport::HttpOptions;
@@ -193,7 +218,16 @@ pub mod __private {
     pub use inventory;
 
     pub use crate::error::ErrorMapping;
-    pub use crate::tool::BoxFuture;
+    pub use crate::tool::{BoxFuture, run_blocking};
+
+    /// Masks the error of an `anyhow::Result` or a `Result<T, Box<dyn Error + Send + Sync>>`,
+    /// which are not `std::error::Error` and so have no `From` into `ToolError`.
+    pub fn mask_error<T, E>(result: Result<T, E>) -> Result<T, crate::ToolError>
+    where
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        result.map_err(|error| crate::ToolError::internal(error.into()))
+    }
 
     /// Fails to compile, at the argument's type, when a type cannot be a tool argument.
     pub const fn assert_argument<T: ToolArgument>() {}

@@ -193,3 +193,61 @@ async fn rules_that_read_a_value_that_did_not_deserialize_are_not_guessed() {
         ["Argument 'stay.end' expected an integer, but received 'five'."]
     );
 }
+
+fn light_unless_freight(shipment: &Shipment) -> Result<(), ValidationError> {
+    if shipment.weight_kg <= 30 || shipment.freight {
+        Ok(())
+    } else {
+        Err(ValidationError::new("heavy")
+            .with_message("over 30 kg ships as freight: set 'freight' to true".into()))
+    }
+}
+
+/// A shipment, as one input struct with a rule over the whole.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[validate(schema(function = light_unless_freight))]
+pub(crate) struct Shipment {
+    /// Who receives it.
+    #[validate(length(min = 2))]
+    recipient: String,
+    /// Its weight.
+    weight_kg: u32,
+    /// Whether it goes as freight.
+    freight: bool,
+}
+
+/// Send a shipment.
+#[mcp_tool]
+pub(crate) fn ship(#[arg(input)] shipment: Shipment) -> String {
+    format!("{shipment:?}")
+}
+
+const HEAVY: &str =
+    "The arguments are invalid: over 30 kg ships as freight: set 'freight' to true.";
+
+/// (A field's built-in rule failing would hide it: `validator` skips struct-level rules on
+/// field errors unless the rule says `skip_on_field_errors = false`.)
+#[tokio::test]
+async fn a_rule_over_the_whole_input_is_reported_beside_an_unknown_key() {
+    let arguments = json!({"recipient": "Ada", "weight_kg": 80, "freight": false, "urgent": true});
+    let result = call(&server_of([ship_tool()]), "ship", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            HEAVY,
+            "Unknown argument 'urgent'. Valid arguments here: recipient, weight_kg, freight.",
+        ]
+    );
+}
+
+/// The struct did not deserialize, so its rule would read a placeholder: it is reported
+/// once the field is fixed, never guessed.
+#[tokio::test]
+async fn a_rule_over_the_whole_input_waits_for_every_field_to_deserialize() {
+    let arguments = json!({"recipient": "Ada", "weight_kg": 80, "freight": "no"});
+    let result = call(&server_of([ship_tool()]), "ship", arguments).await;
+    assert_eq!(
+        violation_messages(&result),
+        ["Argument 'freight' expected a boolean, but received 'no'."]
+    );
+}

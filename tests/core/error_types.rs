@@ -112,3 +112,51 @@ async fn foreign_errors_through_question_mark_are_still_masked() {
     assert_eq!(envelope(&result)["code"], "internal_error");
     assert!(!text(&result).contains("prices.csv"), "{}", text(&result));
 }
+
+/// Load the settings file.
+#[mcp_tool]
+pub(crate) fn load_settings() -> anyhow::Result<String> {
+    use anyhow::Context;
+    let text = std::fs::read_to_string("/nonexistent/mcp-tool/settings.toml")
+        .context("reading the settings of tenant acme-secret")?;
+    Ok(text)
+}
+
+/// Check the stock of an item.
+#[mcp_tool]
+pub(crate) fn check_stock(sku: String) -> Result<String, anyhow::Error> {
+    if sku == "ABC-0001" {
+        return Ok("12 in stock".to_string());
+    }
+    anyhow::bail!("stock service at 10.0.0.7 refused {sku}")
+}
+
+/// Renew the session token.
+#[mcp_tool]
+pub(crate) async fn renew_token() -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    Err("token expired for admin@corp.example".into())
+}
+
+fn masked_server() -> McpServer<()> {
+    McpServer::builder(())
+        .tools([load_settings_tool(), check_stock_tool(), renew_token_tool()])
+        .build()
+        .expect("server")
+}
+
+#[tokio::test]
+async fn anyhow_results_are_masked_and_their_values_returned() {
+    let server = masked_server();
+    for (tool, arguments, secret) in [
+        ("load_settings", json!({}), "acme-secret"),
+        ("check_stock", json!({"sku": "ZZZ-9"}), "10.0.0.7"),
+        ("renew_token", json!({}), "admin@corp"),
+    ] {
+        let result = call(&server, tool, arguments).await;
+        assert_eq!(envelope(&result)["code"], "internal_error", "{tool}");
+        assert!(!text(&result).contains(secret), "{tool}: {}", text(&result));
+    }
+    let found = call(&server, "check_stock", json!({"sku": "ABC-0001"})).await;
+    assert_eq!(found.is_error, Some(false));
+    assert_eq!(text(&found), "12 in stock");
+}

@@ -26,6 +26,7 @@ mod missing_and_unknown;
 mod registry_errors;
 mod return_types;
 mod schemas;
+mod sync_tools;
 mod type_mismatches;
 mod unknown_tools;
 mod valid_call;

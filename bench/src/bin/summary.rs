@@ -18,7 +18,7 @@ fn main() {
 
     if ["P1", "P2", "P3", "P4"].iter().any(|id| wanted(id)) {
         for (id, name, comparison) in measure::in_process(31, Duration::from_millis(20)) {
-            if wanted(id.trim_end_matches('b')) {
+            if wanted(id.trim_end_matches(['b', 's'])) {
                 eprintln!(
                     "  {id}: ours {:.0} ns, baseline {:.0} ns",
                     comparison.ours_ns, comparison.baseline_ns

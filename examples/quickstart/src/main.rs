@@ -2,6 +2,7 @@
 //! `mcp-tool-runtime`, no tracing subscriber installed, served over stdio.
 
 use std::fmt;
+use std::time::Duration;
 
 use mcp_tool_runtime::{Json, McpServer, ToolError, mcp_tool, mcp_tools};
 
@@ -68,6 +69,18 @@ impl Shop {
             "ZZZ-9999" => Err(ShopError::Db(std::io::Error::other("price table locked"))),
             _ => Err(ShopError::NotFound(sku)),
         }
+    }
+
+    /// Count the stock on the warehouse's shelves: a slow scan through a blocking library.
+    ///
+    /// # Arguments
+    /// * `aisles` - How many aisles to scan; each takes 100 ms.
+    #[mcp_tool(read_only, timeout = "1s")]
+    fn count_stock(&self, #[validate(range(min = 1, max = 50))] aisles: u64) -> String {
+        // A sync tool runs on the blocking pool: this sleep stalls no other call, and at the
+        // time limit the call answers `timeout` while the scan finishes in the background.
+        std::thread::sleep(Duration::from_millis(100 * aisles));
+        format!("{} items on the shelves of {aisles} aisles.", 40 * aisles)
     }
 }
 

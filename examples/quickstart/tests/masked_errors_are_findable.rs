@@ -77,6 +77,10 @@ fn the_tools_of_both_blocks_are_listed() {
         .iter()
         .filter_map(|tool| tool["name"].as_str())
         .collect();
-    assert_eq!(names, ["add_item", "price", "daily_report"], "{listed}");
+    assert_eq!(
+        names,
+        ["add_item", "price", "count_stock", "daily_report"],
+        "{listed}"
+    );
     assert!(server.close().success());
 }

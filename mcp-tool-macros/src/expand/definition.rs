@@ -60,6 +60,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .as_ref()
         .map(|variant| quote!(.schema_profile(#rt::SchemaProfile::#variant)));
     let timeout = attr.timeout_ms.map(|millis| quote!(.timeout_ms(#millis)));
+    let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
     let hints = hints(attr);
     let generic_params = input.generic_params();
     let Input {
@@ -73,6 +74,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #schema_profile
                 #builder_extra
                 #timeout
+                #blocking
                 .hints(#hints)
                 .defined_in(
                     ::core::env!("CARGO_PKG_NAME"),
@@ -138,27 +140,40 @@ fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
     } else {
         quote!(_)
     };
+    let mask = tool
+        .masked_error
+        .as_ref()
+        .map(|_| quote!(let output = #rt::__private::mask_error(output);));
+    let context = tool
+        .context()
+        .map(|_| quote!(let __mcp_context = __mcp_call.context();));
     quote! {
         static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
         let info = INFO.get_or_init(|| __mcp_info::<#output, #(#user_types),*>());
         #rt::ToolDef::<#state>::new(info, |#state_param, __mcp_call| {
             #rt::__private::boxed(async move {
-                let #bindings = match __mcp_parse::<#(#user_types),*>(&__mcp_call) {
+                let #bindings = match __mcp_call.parse_off_executor(__mcp_parse::<#(#user_types),*>).await {
                     ::core::result::Result::Ok(arguments) => arguments,
                     ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
                 };
-                <#output as #rt::IntoToolOutput>::into_tool_output(#call)
+                #context
+                let output = #call;
+                #mask
+                <#output as #rt::IntoToolOutput>::into_tool_output(output)
             })
         })
     }
 }
 
-/// The call of the user's function with the parsed arguments and the context.
+/// The call of the user's function with the parsed arguments and the context: awaited for an
+/// async function, on the blocking pool for a sync one, so that a tool that blocks stalls no
+/// other call.
 fn call(tool: &Tool, input: &Input) -> TokenStream {
+    let rt = runtime();
     let function = &tool.ident;
     let mut call_args = input.call_args.clone();
     if let Some(context) = tool.context() {
-        call_args.insert(context.position, quote!(__mcp_call.context()));
+        call_args.insert(context.position, quote!(__mcp_context));
     }
     let call = match (tool.place, tool.receiver.is_some()) {
         (_, true) => quote!(__mcp_state.#function(#(#call_args),*)),
@@ -168,6 +183,11 @@ fn call(tool: &Tool, input: &Input) -> TokenStream {
     if tool.is_async {
         quote!(#call.await)
     } else {
-        call
+        quote! {
+            match #rt::__private::run_blocking(move || #call).await {
+                ::core::result::Result::Ok(output) => output,
+                ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! A failed call's trace: a correlation id shared by the log line and the model's answer.
 
+use std::fmt;
 use std::io::Write;
 
 use crate::StderrLog;
@@ -22,7 +23,7 @@ pub(super) fn log_failure(tool: &str, error: &ToolError, correlation_id: &str) {
     }
     match error.internal_detail() {
         Some(detail) => tracing::error!(
-            tool, code, correlation_id = %correlation_id, error = %detail, detail = ?detail,
+            tool, code, correlation_id = %correlation_id, error = %Chain(detail), detail = ?detail,
             "tool call failed; the cause is masked for the client"
         ),
         None if error.code() == &ErrorCode::INVALID_ARGUMENTS => tracing::info!(
@@ -52,18 +53,56 @@ fn write_to_stderr(
 ) {
     let line = format!(
         "ERROR mcp_tool_runtime: tool call failed; the cause is masked for the client \
-         tool={tool} code={code} correlation_id={correlation_id} error={detail}\n"
+         tool={tool} code={code} correlation_id={correlation_id} error={}\n",
+        Chain(detail)
     );
     // Through the bounded queue: a stderr nobody reads must not block the call. StderrLog
     // never fails a write; a dropped line is counted and reported there.
     let _ = StderrLog.write_all(line.as_bytes());
 }
 
+/// An error and its sources, `outer: inner: root`: a wrapped cause (`anyhow`'s context, a
+/// `#[source]` field) is often the part that explains the failure.
+struct Chain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(cause) = source {
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
 
-    use super::correlation_id;
+    use super::{Chain, correlation_id};
+
+    #[derive(Debug)]
+    struct Reading(std::io::Error);
+
+    impl std::fmt::Display for Reading {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("reading the settings")
+        }
+    }
+
+    impl std::error::Error for Reading {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_logged_cause_names_its_sources() {
+        let error = Reading(std::io::Error::other("disk full"));
+        assert_eq!(Chain(&error).to_string(), "reading the settings: disk full");
+    }
 
     #[test]
     fn correlation_ids_are_32_hex_digits_and_never_repeat() {

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::input::{InputMode, ranked};
 use crate::render;
 use crate::schema::{SchemaProfile, is_object_schema};
-use crate::tool::{CallScope, ToolDef};
+use crate::tool::{CallScope, Shared, ToolDef};
 
 /// Why a registry could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +182,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     /// `Err`.
     pub async fn call(
         &self,
-        state: &S,
+        state: &Shared<S>,
         name: &str,
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
@@ -195,7 +195,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     /// Runs `tool` in `scope` under its time limit (its own, else `default_timeout`).
     pub(crate) async fn run(
         &self,
-        state: &S,
+        state: &Shared<S>,
         tool: &ToolDef<S>,
         arguments: Option<Value>,
         scope: &CallScope,

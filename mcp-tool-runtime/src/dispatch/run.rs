@@ -15,14 +15,14 @@ use super::failure::{correlation_id, log_failure};
 use crate::error::ToolError;
 use crate::input::InputMode;
 use crate::render;
-use crate::tool::{CallScope, ToolCall, ToolDef, ToolInfo};
+use crate::tool::{CallScope, Shared, ToolCall, ToolDef, ToolInfo};
 
 /// Runs `tool`, stopping it when its time limit passes: the tool's own
 /// (`#[mcp_tool(timeout = ...)]`), else `default_timeout`. A call that runs over is dropped
 /// at the limit, its context is cancelled (for work it spawned), and the result is a
 /// retryable `timeout` error. Every failure becomes an `isError` result.
 pub(super) async fn run<S>(
-    state: &S,
+    state: &Shared<S>,
     tool: &ToolDef<S>,
     arguments: Option<Value>,
     scope: &CallScope,
@@ -40,7 +40,7 @@ pub(super) async fn run<S>(
             Ok(outcome) => outcome,
             Err(_elapsed) => {
                 scope.cancel_tool();
-                let message = render::timed_out(info.name(), limit);
+                let message = render::timed_out(info.name(), limit, info.runs_blocking());
                 return error_result(info, &ToolError::timeout(message));
             }
         },

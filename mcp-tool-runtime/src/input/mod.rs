@@ -33,6 +33,30 @@ pub(crate) use spec::InputSpec;
 pub(crate) use suggest::ranked;
 
 /// What one typed reading of the arguments found.
+/// How many JSON values make an input large: a few milliseconds of checking when it is bad.
+const LARGE_INPUT_VALUES: usize = 10_000;
+
+/// Whether `arguments` holds more than `LARGE_INPUT_VALUES` values; stops counting there, so
+/// a small input costs a few nanoseconds.
+pub(crate) fn is_large(arguments: &Value) -> bool {
+    let mut budget = LARGE_INPUT_VALUES;
+    exceeds(arguments, &mut budget)
+}
+
+/// Counts `value`'s values down from `budget`; true once it runs out (which bounds the
+/// recursion too).
+fn exceeds(value: &Value, budget: &mut usize) -> bool {
+    let Some(left) = budget.checked_sub(1) else {
+        return true;
+    };
+    *budget = left;
+    match value {
+        Value::Array(items) => items.iter().any(|item| exceeds(item, budget)),
+        Value::Object(members) => members.values().any(|member| exceeds(member, budget)),
+        _ => false,
+    }
+}
+
 pub(super) enum Attempt {
     /// They deserialized and hold every `validator` rule.
     Valid,

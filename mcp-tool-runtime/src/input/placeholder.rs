@@ -21,7 +21,8 @@ const FORMATTED: &[(&str, &str)] = &[
 ];
 
 /// `arguments` with the value at each violation's path replaced by a placeholder (an
-/// unknown key removed), and the paths replaced; `None` when one cannot be replaced.
+/// unknown key removed), and the paths whose values were replaced; `None` when one cannot be
+/// replaced.
 pub(super) fn patched(
     schema: &Value,
     arguments: &Value,
@@ -41,15 +42,17 @@ pub(super) fn patched(
         let (last, parent) = violation.path.segments().split_last()?;
         let container = value_at_mut(&mut patched, parent)?;
         match (last, &violation.kind) {
+            // Removing a key the type does not have changes no value a rule can read, so it
+            // is not a swap: a struct-level rule over its parent is still reported.
             (PathSegment::Key(key), ViolationKind::Unknown { .. }) => {
                 container.as_object_mut()?.remove(key);
             }
             _ => {
                 let replacement = placeholder(&doc, doc.at(&violation.path)?, 0)?;
                 put(container, last, replacement)?;
+                paths.push(violation.path.clone());
             }
         }
-        paths.push(violation.path.clone());
     }
     Some((patched, paths))
 }

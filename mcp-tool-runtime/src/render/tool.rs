@@ -59,11 +59,17 @@ pub(crate) fn unknown_tool(name: &str, suggestions: &[String], available: &[Stri
 }
 
 /// The text of a `timeout` result.
-pub(crate) fn timed_out(tool: &str, limit: Duration) -> String {
-    format!(
-        "Tool '{tool}' did not finish within its time limit of {} and was stopped.",
-        duration(limit)
-    )
+pub(crate) fn timed_out(tool: &str, limit: Duration, blocking: bool) -> String {
+    let limit = duration(limit);
+    if blocking {
+        // A thread cannot be stopped: the model must know the work may still take effect.
+        format!(
+            "Tool '{tool}' did not finish within its time limit of {limit}; its answer was \
+             abandoned, but its work may still complete."
+        )
+    } else {
+        format!("Tool '{tool}' did not finish within its time limit of {limit} and was stopped.")
+    }
 }
 
 /// The text of a tool that returns `()`.

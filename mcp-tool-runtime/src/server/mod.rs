@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::dispatch::{RegistryError, ToolRegistry, UnknownTool};
 use crate::input::InputMode;
 use crate::schema::SchemaProfile;
-use crate::tool::{Session, ToolDef, ToolSet};
+use crate::tool::{Session, Shared, ToolDef, ToolSet};
 
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
@@ -126,7 +126,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
             ToolRegistry::new(self.tools, self.profile)?.with_input_mode(self.input_mode);
         Ok(McpServer {
             inner: Arc::new(Inner {
-                state: self.state,
+                state: Shared::new(self.state),
                 registry,
                 implementation,
                 instructions: self.instructions,
@@ -148,7 +148,7 @@ fn default_implementation<S>(tools: &[ToolDef<S>]) -> Implementation {
 }
 
 struct Inner<S> {
-    state: S,
+    state: Shared<S>,
     registry: ToolRegistry<S>,
     implementation: Implementation,
     instructions: Option<String>,

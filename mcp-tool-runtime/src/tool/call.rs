@@ -3,6 +3,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::blocking::run_heavy;
 use super::context::{CallScope, ToolContext};
 use super::info::ToolInfo;
 use crate::error::ToolError;
@@ -53,6 +54,26 @@ impl<'a> ToolCall<'a> {
         A: DeserializeOwned + validator::Validate,
     {
         input::parse(self.arguments, self.info.input(), self.input_mode)
+    }
+
+    /// Runs `parse` (a tool's [`ToolCall::parse`]) on this call, except that a large input is
+    /// read and checked on the sync tools' threads: a huge bad call (100,000 wrong items)
+    /// takes a hundred milliseconds to report, which would hold an executor thread and delay
+    /// every other call. Generated handlers call this.
+    pub async fn parse_off_executor<A: Send + 'static>(
+        &self,
+        parse: fn(&ToolCall<'_>) -> Result<A, ToolError>,
+    ) -> Result<A, ToolError> {
+        match self.arguments {
+            Some(arguments) if input::is_large(arguments) => {
+                let (arguments, info, mode) = (arguments.clone(), self.info, self.input_mode);
+                run_heavy(move || {
+                    parse(&ToolCall::new(info, Some(&arguments)).with_input_mode(mode))
+                })
+                .await?
+            }
+            _ => parse(self),
+        }
     }
 
     /// The tool being called.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::call::ToolCall;
 use super::info::ToolInfo;
+use super::state::Shared;
 use crate::error::ToolError;
 use crate::render::ToolOutput;
 
@@ -15,10 +16,10 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The function that runs one tool for state `S`.
 pub type Handler<S> =
-    for<'a> fn(&'a S, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+    for<'a> fn(Shared<S>, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
 
 /// A handler over state `S`, possibly reaching it through a part of a larger state.
-type Run<S> = dyn for<'a> Fn(&'a S, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
+type Run<S> = dyn for<'a> Fn(&Shared<S>, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
     + Send
     + Sync;
 
@@ -33,7 +34,7 @@ impl<S: 'static> ToolDef<S> {
     pub fn new(info: &'static ToolInfo, handler: Handler<S>) -> Self {
         Self {
             info,
-            handler: Arc::new(handler),
+            handler: Arc::new(move |state: &Shared<S>, call| handler(state.clone(), call)),
         }
     }
 
@@ -65,7 +66,9 @@ impl<S: 'static> ToolDef<S> {
         let handler = self.handler;
         ToolDef {
             info: self.info,
-            handler: Arc::new(move |state: &T, call: ToolCall<'_>| handler(part(state), call)),
+            handler: Arc::new(move |state: &Shared<T>, call: ToolCall<'_>| {
+                handler(&state.part(part), call)
+            }),
         }
     }
 }
@@ -79,7 +82,7 @@ impl<S> ToolDef<S> {
     /// Starts the tool on `state` with `call`.
     pub(crate) fn start<'a>(
         &self,
-        state: &'a S,
+        state: &Shared<S>,
         call: ToolCall<'a>,
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         (self.handler)(state, call)

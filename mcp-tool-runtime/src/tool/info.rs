@@ -43,6 +43,9 @@ pub struct ToolInfo {
     profile: Option<SchemaProfile>,
     /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`).
     timeout: Option<Duration>,
+    /// Whether the tool runs on the blocking pool (a sync function), where a time limit
+    /// abandons its answer but cannot stop its thread.
+    blocking: bool,
     /// The name and version of the crate that defines the tool.
     crate_info: Option<(&'static str, &'static str)>,
     /// The Rust path of the function the tool runs, such as `shop::add_item`.
@@ -80,6 +83,7 @@ impl ToolInfo {
                 valid_call: OnceLock::new(),
                 profile: None,
                 timeout: None,
+                blocking: false,
                 crate_info: None,
                 rust_path: None,
             },
@@ -109,6 +113,12 @@ impl ToolInfo {
     /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`), if it has one.
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// Whether the tool runs on the blocking pool, as a sync function does: at its time limit
+    /// the call answers `timeout`, but its thread runs on to the end.
+    pub fn runs_blocking(&self) -> bool {
+        self.blocking
     }
 
     /// The name and version of the crate that defines the tool, when the macro built it.
@@ -252,6 +262,13 @@ impl ToolInfoBuilder {
     /// The tool's time limit in milliseconds; overrides the server's default.
     pub fn timeout_ms(mut self, millis: u64) -> Self {
         self.info.timeout = Some(Duration::from_millis(millis));
+        self
+    }
+
+    /// Marks a tool whose handler runs its work on the blocking pool (`#[mcp_tool]` on a sync
+    /// function writes it), so that a timeout says the work may still finish.
+    pub fn runs_blocking(mut self) -> Self {
+        self.info.blocking = true;
         self
     }
 

@@ -1,15 +1,20 @@
 //! What a tool is: its definition (built once), its handler, one call of it, its context,
 //! and what it may return.
 
+mod blocking;
 mod call;
 mod context;
 mod def;
 mod info;
 mod output;
+mod state;
 
+pub use blocking::run_blocking;
+pub(crate) use blocking::run_heavy;
 pub use call::ToolCall;
 pub(crate) use context::{CallScope, Session};
 pub use context::{ContextError, ToolContext};
 pub use def::{BoxFuture, Handler, ToolDef, ToolSet};
 pub use info::{Hints, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};
+pub use state::Shared;

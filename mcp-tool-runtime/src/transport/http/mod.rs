@@ -24,7 +24,9 @@ mod listen;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
+use crate::error::ToolError;
 use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS};
+use crate::tool::run_heavy;
 use authority::{host_allowed, origin_allowed};
 use in_flight::{Claim, InFlight};
 
@@ -49,6 +51,9 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// sending its body then sees ECONNRESET or EPIPE instead of the answer. Past this bound
 /// the client is left to that: reading gigabytes is worse than a lost 413.
 const DRAIN_BYTES: u64 = 4 * 1024 * 1024;
+
+/// A POST body past this size is screened on the sync tools' threads, not on the executor.
+const LARGE_BODY_BYTES: usize = 64 * 1024;
 /// The most of a plain-text rejection from rmcp that is kept as its detail.
 const REJECTION_DETAIL_BYTES: usize = 4096;
 /// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
@@ -632,7 +637,13 @@ impl<S: Send + Sync + 'static> Guard<S> {
         self.check_session(&request).await?;
         let (parts, body) = request.into_parts();
         let bytes = self.read_body(&parts, body).await?;
-        let (bytes, id) = if parts.method == Method::POST {
+        let (bytes, id) = if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
+            // Reading a large body into JSON takes a while; off the executor, it delays no
+            // other request.
+            run_heavy(move || screen(bytes))
+                .await
+                .map_err(|error| Box::new(internal_failure(&error)))??
+        } else if parts.method == Method::POST {
             screen(bytes)?
         } else {
             (bytes, None)
@@ -718,6 +729,18 @@ impl<S: Send + Sync + 'static> Guard<S> {
         };
         let _ = tokio::time::timeout(self.options.body_timeout, discard).await;
     }
+}
+
+/// The answer when a large body could not be screened (no thread could be started for it).
+fn internal_failure(error: &ToolError) -> HttpResponse {
+    tracing::error!(error = ?error.internal_detail(), "could not screen a request body");
+    reject(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorCode::INTERNAL_ERROR,
+        text::BODY_NOT_SCREENED.to_string(),
+        json!({}),
+        &[],
+    )
 }
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the

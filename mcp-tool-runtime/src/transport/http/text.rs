@@ -127,3 +127,7 @@ pub(super) fn http_duplicate_request_id(id: &str) -> String {
         "Invalid request: a request with id {id} is still being answered on this session. Give each request a new id; an id may be used again once its request is answered."
     )
 }
+
+/// A large body the server had no thread to read with (500).
+pub(super) const BODY_NOT_SCREENED: &str =
+    "Internal error: the server could not read the request for lack of resources. Try again.";

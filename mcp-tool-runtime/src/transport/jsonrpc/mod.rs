@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::server::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found};
 
 mod lifecycle;
+mod surrogates;
 mod text;
 
 pub(crate) use lifecycle::{before_initialize, is_initialize};
@@ -55,20 +56,38 @@ fn valid_id(id: &Value) -> bool {
 /// Classifies one raw message (a stdio line or an HTTP body).
 pub(crate) fn classify(bytes: &[u8]) -> Inbound {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let value: Value = match serde_json::from_slice(bytes) {
-        Ok(value) => value,
-        Err(error) => {
-            // The id is answered whenever it can be read: a message nested past serde_json's
-            // depth limit, or cut short, usually has it at the top, before the trouble.
-            return Inbound::Reply(error_response(
-                leading_id(bytes).as_ref(),
-                ErrorCode::PARSE_ERROR,
-                text::parse_error(&error.to_string()),
-                None,
-            ));
-        }
+    match serde_json::from_slice(bytes) {
+        Ok(value) => classify_value(value),
+        Err(error) => unreadable(bytes, &error),
+    }
+}
+
+/// A message serde_json refused: read again with its lone surrogates replaced, or answered.
+/// The id is answered whenever it can be read: a message nested past serde_json's depth
+/// limit, or cut short, usually has it at the top, before the trouble.
+fn unreadable(bytes: &[u8], error: &serde_json::Error) -> Inbound {
+    if let Some(repaired) = surrogates::replace_lone_surrogates(bytes)
+        && let Ok(value) = serde_json::from_slice(&repaired)
+    {
+        return classify_value(value);
+    }
+    let detail = error.to_string();
+    // serde_json says this only of a number that is valid JSON but past the range of an
+    // f64 (`1e400`): the message is JSON, just not one a peer can represent.
+    let (code, message) = if detail.starts_with("number out of range") {
+        (
+            ErrorCode::INVALID_REQUEST,
+            text::number_out_of_range(&detail),
+        )
+    } else {
+        (ErrorCode::PARSE_ERROR, text::parse_error(&detail))
     };
-    classify_value(value)
+    Inbound::Reply(error_response(
+        leading_id(bytes).as_ref(),
+        code,
+        message,
+        None,
+    ))
 }
 
 /// Classifies a message that is valid JSON.

@@ -12,6 +12,16 @@ pub(crate) fn parse_error(detail: &str) -> String {
     )
 }
 
+/// Valid JSON holding a number past the range of a 64-bit float (-32600).
+pub(super) fn number_out_of_range(detail: &str) -> String {
+    format!(
+        "Invalid request: the message holds a number too large for JSON-RPC peers to represent \
+         ({detail}). Use an integer id up to {} or a string id, and numbers within the range of \
+         a 64-bit float.",
+        i64::MAX
+    )
+}
+
 /// A JSON array: JSON-RPC batches are not part of MCP since 2025-06-18.
 pub(super) const BATCH_NOT_SUPPORTED: &str = "Invalid request: batches (JSON arrays) are not supported. Send one JSON-RPC 2.0 object per message.";
 

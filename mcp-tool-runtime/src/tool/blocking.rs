@@ -1,0 +1,159 @@
+//! The threads sync tools run on, and large inputs are checked on. Not tokio's blocking pool: a runtime waits for that pool when
+//! it shuts down, so one stuck tool would keep a stdio server from exiting after its client
+//! has gone. These threads are never waited for; they are reused while calls keep coming and
+//! end after `IDLE_FOR` without work.
+
+use std::collections::VecDeque;
+use std::io;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use crate::error::ToolError;
+
+/// One sync tool's work, which never unwinds (the caller catches its panics).
+type Job = Box<dyn FnOnce() + Send>;
+
+/// How long a thread without work waits for the next before it ends.
+const IDLE_FOR: Duration = Duration::from_secs(10);
+
+struct Queue {
+    jobs: VecDeque<Job>,
+    /// Threads waiting for work. A job is queued only while there are more of them than
+    /// queued jobs, so every job starts at once: a blocked tool never delays another.
+    idle: usize,
+}
+
+static QUEUE: Mutex<Queue> = Mutex::new(Queue {
+    jobs: VecDeque::new(),
+    idle: 0,
+});
+static WORK_QUEUED: Condvar = Condvar::new();
+
+/// Runs a sync tool's `work` on a thread of the sync tools' pool, so that a tool that blocks
+/// stalls no other call, even on a current-thread runtime. At the call's time limit the caller
+/// stops waiting and answers `timeout`, but the thread runs on to the end (a thread cannot be
+/// stopped from outside) and its result is dropped. A panic in `work` resumes here, where the
+/// call's panic catching turns it into the call's masked error.
+pub async fn run_blocking<R: Send + 'static>(
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, ToolError> {
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    start(Box::new(move || {
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(work));
+        // Nobody waits for the answer once the call has passed its time limit.
+        answer.send(outcome).ok();
+    }))
+    .map_err(ToolError::internal)?;
+    match answered.await {
+        Ok(Ok(output)) => Ok(output),
+        Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        Err(gone) => Err(ToolError::internal(gone)),
+    }
+}
+
+/// How many heavy jobs run at once: half the cores, at least one.
+static HEAVY_JOBS: LazyLock<Semaphore> = LazyLock::new(|| {
+    let cores = thread::available_parallelism().map_or(1, usize::from);
+    Semaphore::new(cores.div_ceil(2))
+});
+
+/// Runs `work` that keeps a core busy for a while (reading or checking a large input) like
+/// [`run_blocking`], a few at a time: ten of them on ten threads would share the cores fairly
+/// with the light calls and slow those tenfold.
+pub(crate) async fn run_heavy<R: Send + 'static>(
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, ToolError> {
+    // The semaphore is never closed; without a permit the work would merely run at once.
+    let _turn = HEAVY_JOBS.acquire().await;
+    run_blocking(work).await
+}
+
+/// Starts `job` at once, on an idle thread or on a new one.
+fn start(job: Job) -> io::Result<()> {
+    let mut queue = lock();
+    if queue.idle > queue.jobs.len() {
+        queue.jobs.push_back(job);
+        drop(queue);
+        WORK_QUEUED.notify_one();
+        return Ok(());
+    }
+    drop(queue);
+    thread::Builder::new()
+        .name("mcp-tool sync".to_string())
+        .spawn(move || {
+            job();
+            serve();
+        })
+        .map(drop)
+}
+
+/// Runs queued jobs until none comes for `IDLE_FOR`.
+fn serve() {
+    let mut queue = lock();
+    loop {
+        if let Some(job) = queue.jobs.pop_front() {
+            drop(queue);
+            job();
+            queue = lock();
+            continue;
+        }
+        queue.idle += 1;
+        let (woken, wait) = WORK_QUEUED
+            .wait_timeout_while(queue, IDLE_FOR, |queue| queue.jobs.is_empty())
+            .unwrap_or_else(PoisonError::into_inner);
+        queue = woken;
+        queue.idle -= 1;
+        if wait.timed_out() && queue.jobs.is_empty() {
+            return;
+        }
+    }
+}
+
+/// The queue; no code panics while holding it, so a poisoned lock is still consistent.
+fn lock() -> MutexGuard<'static, Queue> {
+    QUEUE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc::channel;
+    use std::time::Instant;
+
+    use super::*;
+
+    /// Every job waits until all have started: one queued behind another would never see that.
+    #[test]
+    fn every_job_starts_at_once_even_when_all_of_them_block() {
+        const JOBS: usize = 24;
+        let started = Arc::new(AtomicUsize::new(0));
+        let (done, results) = channel();
+        for round in 0..2 {
+            for _ in 0..JOBS {
+                let started = Arc::clone(&started);
+                let done = done.clone();
+                let job = move || {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    let deadline = Instant::now() + Duration::from_secs(5);
+                    while started.load(Ordering::SeqCst) < JOBS * (round + 1) {
+                        if Instant::now() > deadline {
+                            done.send(false).ok();
+                            return;
+                        }
+                        thread::sleep(Duration::from_millis(1));
+                    }
+                    done.send(true).ok();
+                };
+                assert!(start(Box::new(job)).is_ok());
+            }
+            // The second round runs on the threads the first one left idle, and more.
+            let all_ran_together = (0..JOBS).all(|_| results.recv() == Ok(true));
+            assert!(all_ran_together, "round {round}: a job waited for another");
+        }
+    }
+}
