@@ -16,6 +16,7 @@ use crate::attr::{self, ArgAttr, ToolAttr};
 use crate::docs::{self, Docs};
 use crate::errors::Errors;
 use crate::return_type::{self, ErrorType};
+use crate::tool_set_attr::{self, ToolSetAttr};
 use crate::validate_attr::{self, ValidateAttr};
 
 /// Where the tool function lives.
@@ -118,6 +119,8 @@ pub(crate) struct ToolSet {
     pub block: ItemImpl,
     /// The models of the methods marked `#[mcp_tool]`, in order.
     pub tools: Vec<Tool>,
+    /// The options of `#[mcp_tools(...)]`: a named block gets a function, not `ToolSet`.
+    pub attr: ToolSetAttr,
 }
 
 /// The name an identifier stands for: `type` for `r#type`. The only place that strips `r#`.
@@ -125,18 +128,9 @@ fn unraw(ident: &Ident) -> String {
     ident.unraw().to_string()
 }
 
-/// What `#[mcp_tools]` leaves in `#[mcp_tool(...)]` on a method it has expanded.
-const HANDLED_BY_TOOL_SET: &str = "__mcp_tools_handled";
-
-/// True when `#[mcp_tool]`'s options are the marker `#[mcp_tools]` left: the method was
-/// expanded with its block.
-pub(crate) fn is_handled_marker(attr: &TokenStream) -> bool {
-    let mut tokens = attr.clone().into_iter();
-    matches!(
-        (tokens.next(), tokens.next()),
-        (Some(proc_macro2::TokenTree::Ident(ident)), None) if ident == HANDLED_BY_TOOL_SET
-    )
-}
+/// The attribute, in the runtime's hidden module `mcp_tool`, that `#[mcp_tools]` leaves on
+/// each method it has expanded; it returns the method unchanged.
+const HANDLED_BY_TOOL_SET: &str = "__handled";
 
 /// True for a type whose last path segment is `ToolContext`, however it is imported or
 /// borrowed: a borrowed context is still the context, which the checks then refuse.
@@ -304,21 +298,26 @@ pub(crate) fn parse_tool_set(
     item: TokenStream,
     errors: &mut Errors,
 ) -> Option<ToolSet> {
-    if !attr.is_empty() {
-        errors.spanned(
-            &attr,
-            "`#[mcp_tools]` takes no options; configure each `#[mcp_tool]`",
-        );
-    }
-    let Ok(mut block) = syn::parse2::<ItemImpl>(item) else {
-        errors.at(
-            Span::call_site(),
-            "`#[mcp_tools]` goes on an `impl` block of the state type whose methods are tools",
-        );
-        return None;
+    let attr = tool_set_attr::parse(attr, errors);
+    let mut block = match syn::parse2::<Item>(item) {
+        Ok(Item::Impl(block)) => block,
+        Ok(Item::Fn(function)) => {
+            errors.at(Span::call_site(), tools_on_function(&function.sig));
+            return None;
+        }
+        _ => {
+            errors.at(
+                Span::call_site(),
+                "`#[mcp_tools]` goes on an `impl` block of the state type whose methods are tools",
+            );
+            return None;
+        }
     };
     let mut tools = Vec::new();
     for member in &mut block.items {
+        if let ImplItem::Fn(method) = member {
+            take_tools_attr(&mut method.attrs, errors);
+        }
         if let ImplItem::Fn(method) = member
             && let Some(tokens) = take_tool_attr(&mut method.attrs, errors)
         {
@@ -332,7 +331,45 @@ pub(crate) fn parse_tool_set(
             strip_arg_attrs(&mut method.sig);
         }
     }
-    Some(ToolSet { block, tools })
+    Some(ToolSet { block, tools, attr })
+}
+
+/// What to write instead of `#[mcp_tools]` on a function: rustc suggests `#[mcp_tools]` for
+/// a `#[mcp_tool]` that is not imported, so this is where such a user arrives.
+fn tools_on_function(sig: &Signature) -> String {
+    let has_receiver = sig
+        .inputs
+        .iter()
+        .any(|input| matches!(input, FnArg::Receiver(_)));
+    if has_receiver {
+        "`#[mcp_tools]` goes on the `impl` block; mark this method `#[mcp_tool]`, imported \
+         with `use mcp_tool_runtime::mcp_tool;`"
+            .to_string()
+    } else {
+        "`#[mcp_tools]` goes on an `impl` block; a function is a tool with `#[mcp_tool]`, \
+         imported with `use mcp_tool_runtime::mcp_tool;`"
+            .to_string()
+    }
+}
+
+/// Reports and removes `#[mcp_tools]` on a method of an `#[mcp_tools]` block, where
+/// `#[mcp_tool]` was meant.
+fn take_tools_attr(attrs: &mut Vec<Attribute>, errors: &mut Errors) {
+    attrs.retain(|attr| {
+        let is_tools = attr
+            .path()
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "mcp_tools");
+        if is_tools {
+            errors.spanned(
+                attr.path(),
+                "a method is a tool with `#[mcp_tool]`, imported with \
+                 `use mcp_tool_runtime::mcp_tool;`; `#[mcp_tools]` goes on its `impl` block",
+            );
+        }
+        !is_tools
+    });
 }
 
 /// True for `#[mcp_tool]` however its path is written (`mcp_tool_runtime::mcp_tool`).
@@ -345,14 +382,16 @@ fn is_tool_attr(attr: &Attribute) -> bool {
 
 /// The options of a method's `#[mcp_tool(...)]`, if it has one.
 ///
-/// Each tool attribute is left in place, marked as handled: it then expands to the method
-/// unchanged, and its path still resolves, so the user's `use` of it counts.
+/// Each tool attribute becomes `#[PATH::__handled]`, which expands to the method unchanged.
+/// `PATH` (`mcp_tool`) then resolves to the runtime's hidden module of that name, which
+/// `use mcp_tool_runtime::mcp_tool;` imports beside the macro: the user's `use` of it counts,
+/// and without it rustc says which module to import, instead of suggesting `#[mcp_tools]`.
 fn take_tool_attr(attrs: &mut [Attribute], errors: &mut Errors) -> Option<TokenStream> {
     let marker = Ident::new(HANDLED_BY_TOOL_SET, Span::call_site());
     let mut tool_attr = None;
     for attr in attrs.iter_mut().filter(|attr| is_tool_attr(attr)) {
         let path = attr.path().clone();
-        let original = std::mem::replace(attr, syn::parse_quote!(#[#path(#marker)]));
+        let original = std::mem::replace(attr, syn::parse_quote!(#[#path::#marker]));
         if tool_attr.is_none() {
             tool_attr = Some(original);
         } else {

@@ -16,6 +16,7 @@ mod expand;
 mod fallback;
 mod return_type;
 mod suggest;
+mod tool_set_attr;
 mod validate_attr;
 
 use proc_macro::TokenStream;
@@ -26,8 +27,17 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(attr.into(), item.into()).into()
 }
 
-/// Marks an `impl` block whose `#[mcp_tool]` methods are the tools of that state type.
-/// See `mcp_tool_runtime::mcp_tools`.
+/// What `#[mcp_tools]` leaves of `#[mcp_tool]` on a method it has expanded: the method,
+/// unchanged. Re-exported as `mcp_tool_runtime::mcp_tool::__handled`.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn __handled(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    item
+}
+
+/// `#[mcp_tools(...)]` options: `name = admin_tools` names the block, which then gets that
+/// associated function instead of implementing `ToolSet`; `vis = pub` sets the function's
+/// visibility (`pub(crate)` when not given).
 #[proc_macro_attribute]
 pub fn mcp_tools(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool_set(attr.into(), item.into()).into()

@@ -132,7 +132,54 @@ pub use error::{
     ViolationEntry, ViolationKind,
 };
 pub use input::InputMode;
-pub use mcp_tool_macros::{ToolError, mcp_tool, mcp_tools};
+/// Marks an `impl` block whose `#[mcp_tool]` methods are the tools of that state type.
+/// Import both: `use mcp_tool_runtime::{mcp_tool, mcp_tools};`.
+///
+/// Several blocks on one type: one block without a name implements [`ToolSet`], which
+/// `.tool_set()` registers; each other block gets a name, `#[mcp_tools(name = admin_tools)]`,
+/// and with it an associated function `admin_tools()` that returns its tools, which
+/// `.tools(Shop::admin_tools())` registers. That function is `pub(crate)`, so a block nobody
+/// registers is reported by the `dead_code` lint at its name; `vis = pub` exports it from a
+/// library. It is generic over the server's state, which must be the type or borrow as it:
+/// `Arc<Shop>` works. Two blocks without a name on one type fail to compile with
+/// "conflicting implementations of trait `ToolSet`" (E0119) at their `#[mcp_tools]`: give
+/// the other blocks a name.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// use mcp_tool_runtime::{McpServer, mcp_tool, mcp_tools};
+///
+/// #[derive(Default)]
+/// struct Shop { stock: AtomicU64 }
+///
+/// #[mcp_tools]
+/// impl Shop {
+///     /// How many items are in stock.
+///     #[mcp_tool(read_only)]
+///     fn stock(&self) -> String { self.stock.load(Ordering::Relaxed).to_string() }
+/// }
+///
+/// #[mcp_tools(name = admin_tools)]
+/// impl Shop {
+///     /// Add items to the stock.
+///     #[mcp_tool]
+///     fn restock(&self, quantity: u64) -> String {
+///         self.stock.fetch_add(quantity, Ordering::Relaxed);
+///         "restocked".into()
+///     }
+/// }
+///
+/// let server = McpServer::builder(Arc::new(Shop::default()))
+///     .tool_set()
+///     .tools(Shop::admin_tools())
+///     .build()?;
+/// assert_eq!(server.registry().list().len(), 2);
+/// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+/// ```
+pub use mcp_tool_macros::mcp_tools;
+pub use mcp_tool_macros::{ToolError, mcp_tool};
 pub use render::ToolOutput;
 #[cfg(feature = "client")]
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
@@ -146,6 +193,13 @@ pub use tool::{
 #[cfg(feature = "http")]
 pub use transport::HttpOptions;
 pub use transport::{LineTransport, StdinReader, StdioOptions};
+
+/// What `#[mcp_tools]` leaves on the methods it has expanded. A module of the macro's name,
+/// so that `use mcp_tool_runtime::mcp_tool;` imports it too and counts as used by them.
+#[doc(hidden)]
+pub mod mcp_tool {
+    pub use mcp_tool_macros::__handled;
+}
 
 /// The MCP SDK this framework serves through.
 pub use rmcp;
@@ -217,6 +271,34 @@ pub mod __private {
     pub trait PublishedDefault {}
 
     impl<T: serde::Serialize> PublishedDefault for T {}
+
+    /// Fails to compile, at the argument's type, when `#[validate(nested)]` cannot check it.
+    pub const fn assert_nested<T: NestedArgument + ?Sized>() {}
+
+    /// Types `#[validate(nested)]` can check: `validator` calls `(&value).validate()`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be checked with `#[validate(nested)]`",
+        label = "`#[validate(nested)]` runs this type's own rules, so it must implement `Validate`",
+        note = "derive it: #[derive(validator::Validate)], with #[validate(...)] on its fields; or drop `nested`"
+    )]
+    pub trait NestedArgument {}
+
+    impl<T: ?Sized> NestedArgument for T where for<'a> &'a T: validator::Validate {}
+
+    /// Fails to compile, at the argument's type, when `validator` cannot report the value
+    /// of an argument its rules check.
+    pub const fn assert_checked_value<T: CheckedValue + ?Sized>() {}
+
+    /// Types whose values `#[validate(...)]` rules can check: `validator` puts the value
+    /// it checked in its errors.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be checked with `#[validate(...)]`",
+        label = "`validator` puts the value it checks in its errors, so this type must implement `Serialize`",
+        note = "derive it: #[derive(serde::Serialize)], on the element type of a collection too"
+    )]
+    pub trait CheckedValue {}
+
+    impl<T: serde::Serialize + ?Sized> CheckedValue for T {}
 
     /// Fails to compile, at the return type, when a type cannot be returned from a tool.
     pub const fn assert_output<T: crate::IntoToolOutput>() {}

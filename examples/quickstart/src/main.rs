@@ -82,7 +82,11 @@ impl Shop {
         std::thread::sleep(Duration::from_millis(100 * aisles));
         format!("{} items on the shelves of {aisles} aisles.", 40 * aisles)
     }
+}
 
+// A second block on the same type needs a name; it is added with `.tools(Shop::report_tools())`.
+#[mcp_tools(name = report_tools)]
+impl Shop {
     /// Today's sales report.
     #[mcp_tool(read_only)]
     async fn daily_report(&self) -> Result<String, ToolError> {
@@ -98,6 +102,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     McpServer::builder(shop)
         .tool_set()
+        .tools(Shop::report_tools())
         .implementation("shop", "1.0.0")
         .build()?
         .serve_stdio()

@@ -66,3 +66,21 @@ fn an_error_type_with_derived_codes_reaches_the_model_over_stdio() {
     assert!(server.wait_for_stderr(&id).contains("price table locked"));
     assert!(server.close().success());
 }
+
+#[test]
+fn the_tools_of_both_blocks_are_listed() {
+    let mut server = StdioSession::start(env!("CARGO_BIN_EXE_mcp-tool-example-quickstart"), &[]);
+    let listed = server.request("tools/list", json!({}));
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a tool list: {listed}"))
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["add_item", "price", "count_stock", "daily_report"],
+        "{listed}"
+    );
+    assert!(server.close().success());
+}

@@ -8,6 +8,7 @@ use syn::{Expr, Ident, LitStr, Type};
 
 use super::default::default_value;
 use super::each;
+use super::rules;
 use super::runtime;
 use super::validate::exclusive_bounds;
 use crate::ast::{Arg, Tool};
@@ -101,7 +102,10 @@ fn argument_struct(tool: &Tool) -> Input<'_> {
         .iter()
         .map(|arg| field(tool, arg, &mut input))
         .collect();
-    input.items.push(struct_item(&input.params, &fields));
+    let derive_span = rules::derive_span(&tool.args);
+    input
+        .items
+        .push(struct_item(&input.params, &fields, derive_span));
     input.builder_extra = renames(tool);
     if let Some(check_each) = each::check_each(tool) {
         input.items.push(check_each);
@@ -175,9 +179,14 @@ fn skip_meta(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
 
 /// The derives' view of every argument, with the crate paths set so that the user's crate
 /// needs none of serde, schemars or validator as a dependency.
-fn struct_item(params: &[(Ident, &Type)], fields: &[TokenStream]) -> TokenStream {
+fn struct_item(
+    params: &[(Ident, &Type)],
+    fields: &[TokenStream],
+    derive_span: Span,
+) -> TokenStream {
     let rt = runtime();
     let generics = params.iter().map(|(param, _)| param);
+    let validate = rules::validate_derive(derive_span);
     quote! {
         // `#[validate(nested)]` calls `.validate()` on the argument's value.
         #[allow(unused_imports)]
@@ -185,8 +194,8 @@ fn struct_item(params: &[(Ident, &Type)], fields: &[TokenStream]) -> TokenStream
         #[derive(
             #rt::__private::serde::Deserialize,
             #rt::__private::schemars::JsonSchema,
-            #rt::__private::validator::Validate
         )]
+        #validate
         #[serde(crate = "::mcp_tool_runtime::__private::serde", deny_unknown_fields)]
         #[schemars(
             crate = "::mcp_tool_runtime::__private::schemars",
@@ -228,7 +237,9 @@ fn field<'a>(tool: &Tool, arg: &'a Arg, input: &mut Input<'a>) -> TokenStream {
         .example
         .as_ref()
         .map(|expr| quote!(#[schemars(example = (#expr))]));
-    let validate = arg.validate.iter().map(|validate| &validate.attr);
+    let validate = rules::derive_attrs(arg);
+    input.items.extend(rules::custom_wrappers(arg));
+    input.checks.extend(rules::checks(arg, &tool.args));
     let passthrough = &arg.passthrough;
     let exclusive = exclusive_bounds(&arg.validate);
     let field_ty = if is_plain(arg) {

@@ -2,10 +2,11 @@
 //! functions, nested `Validate` types, `contains`, …), each checked alone, so that the
 //! runtime reports them beside another argument's type error.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::arguments::serde_rename;
+use super::rules;
 use super::runtime;
 use crate::ast::{Arg, Tool};
 use crate::validate_attr::Validator;
@@ -13,12 +14,15 @@ use crate::validate_attr::Validator;
 /// The `__mcp_check_each` function, or `None` when no argument needs it.
 pub(super) fn check_each(tool: &Tool) -> Option<TokenStream> {
     let rt = runtime();
+    // The span of the arguments struct's derive: an error both derives report is then the
+    // same diagnostic, which rustc shows once.
+    let derive_span = rules::derive_span(&tool.args);
     let checks: Vec<TokenStream> = tool
         .args
         .iter()
         .filter(|arg| needs_check(arg))
         .enumerate()
-        .map(|(index, arg)| check_one(index, arg))
+        .map(|(index, arg)| check_one(index, arg, derive_span))
         .collect();
     if checks.is_empty() {
         return None;
@@ -52,12 +56,13 @@ fn needs_check(arg: &Arg) -> bool {
 }
 
 /// One argument checked alone: a one-field struct with its type, rules and serde options.
-fn check_one(index: usize, arg: &Arg) -> TokenStream {
+fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
     let rt = runtime();
     let ident = &arg.ident;
     let ty = &arg.ty;
     let name = format_ident!("__McpCheck{index}");
-    let validate = arg.validate.iter().map(|validate| &validate.attr);
+    let validate = rules::derive_attrs(arg);
+    let derive = rules::validate_derive(derive_span);
     let serde = arg
         .passthrough
         .iter()
@@ -69,7 +74,8 @@ fn check_one(index: usize, arg: &Arg) -> TokenStream {
         {
             #[allow(unused_imports)]
             use #rt::__private::validator::Validate as _;
-            #[derive(#rt::__private::serde::Deserialize, #rt::__private::validator::Validate)]
+            #[derive(#rt::__private::serde::Deserialize)]
+            #derive
             #[serde(crate = "::mcp_tool_runtime::__private::serde")]
             #[validate(crate = "::mcp_tool_runtime::__private::validator")]
             #[allow(non_camel_case_types, dead_code)]

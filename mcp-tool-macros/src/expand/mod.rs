@@ -7,6 +7,7 @@ mod arguments;
 mod default;
 mod definition;
 mod each;
+mod rules;
 mod tool;
 mod tool_set;
 mod validate;
@@ -21,10 +22,6 @@ use crate::fallback;
 
 /// `#[mcp_tool]` on an item.
 pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    // `#[mcp_tools]` has expanded this method with its block already.
-    if ast::is_handled_marker(&attr) {
-        return item;
-    }
     let mut errors = Errors::default();
     let Some(free) = ast::parse_free_tool(attr, item.clone(), &mut errors) else {
         let compile_errors = errors.to_compile_errors();
@@ -46,7 +43,7 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     check::tool_set(&set, &mut errors);
     if !errors.is_empty() {
-        return fallback::tool_set(&set.block, &errors);
+        return fallback::tool_set(&set, &errors);
     }
     tool_set::expand(&set)
 }

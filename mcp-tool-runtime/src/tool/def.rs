@@ -107,6 +107,7 @@ impl<S> fmt::Debug for ToolDef<S> {
 }
 
 /// A state type whose methods are tools, as `#[mcp_tools]` on its `impl` block generates.
+/// Only a block without a name implements it; a named block gets a function instead.
 pub trait ToolSet: Sized + Send + Sync + 'static {
     /// The tools of this type, in declaration order.
     fn tools() -> Vec<ToolDef<Self>>;

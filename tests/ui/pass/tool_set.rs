@@ -1,8 +1,9 @@
 //! `#[mcp_tools]` with async and sync methods, an associated function without `self`, a
 //! fully qualified `#[mcp_tool]` path, and an ordinary helper method beside the tools.
-//! Importing `mcp_tool` for the methods does not warn as unused.
+//! Importing `mcp_tool` for the methods does not warn as unused. A second, named block
+//! with an explicit visibility, in another module, registered on `Arc` state.
 
-#![deny(unused_imports)]
+#![deny(unused_imports, dead_code)]
 
 use std::sync::Mutex;
 
@@ -47,13 +48,33 @@ impl Cart {
     }
 }
 
+mod admin {
+    use mcp_tool_runtime::{mcp_tool, mcp_tools};
+
+    #[mcp_tools(name = admin_tools, vis = pub)]
+    impl super::Cart {
+        /// Empty the cart.
+        #[mcp_tool(destructive)]
+        fn empty(&self) -> &'static str {
+            self.clear();
+            "emptied"
+        }
+    }
+}
+
 fn main() {
+    let admin: Vec<mcp_tool_runtime::ToolDef<Cart>> = Cart::admin_tools();
+    assert_eq!(admin[0].info().name(), "empty");
+    let _shared = McpServer::builder(std::sync::Arc::new(Cart::default()))
+        .tool_set()
+        .tools(Cart::admin_tools())
+        .build()
+        .unwrap();
     let names: Vec<&str> = Cart::tools()
         .iter()
         .map(|tool| tool.info().name())
         .collect();
     assert_eq!(names, ["add_item", "cart.summary", "currency"]);
     let cart = Cart::default();
-    cart.clear();
     let _server = McpServer::builder(cart).tool_set().build().unwrap();
 }
