@@ -23,6 +23,7 @@ mod identity;
 mod masking;
 mod methods;
 mod missing_and_unknown;
+mod numbers;
 mod registry_errors;
 mod return_types;
 mod schemas;
