@@ -27,6 +27,7 @@ mod numbers;
 mod registry_errors;
 mod return_types;
 mod schemas;
+mod structured_outputs;
 mod type_mismatches;
 mod unknown_tools;
 mod valid_call;

@@ -4,6 +4,7 @@
 mod call;
 mod context;
 mod def;
+mod finite;
 mod info;
 mod output;
 
