@@ -176,10 +176,16 @@ impl JsonType {
         }
     }
 
-    /// Whether `value` is of this type (an integer is also a number).
+    /// Whether `value` is of this type, as JSON Schema counts: an integer is also a number,
+    /// and a number without a fractional part is an integer (`2e19`, read as a float
+    /// because no 64-bit integer holds it, is one).
     pub fn admits(self, value: &Value) -> bool {
         match self {
-            Self::Integer => value.is_i64() || value.is_u64(),
+            Self::Integer => {
+                value.is_i64()
+                    || value.is_u64()
+                    || value.as_f64().is_some_and(|float| float.fract() == 0.0)
+            }
             Self::Number => value.is_number(),
             Self::String => value.is_string(),
             Self::Boolean => value.is_boolean(),

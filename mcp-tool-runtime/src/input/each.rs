@@ -93,7 +93,7 @@ fn breaks_deserialization(kind: &ViolationKind) -> bool {
 
 /// Adds the violations of `more` not yet in `found` (same path and problem), then orders
 /// everything as declared.
-fn merge(found: &mut Vec<Violation>, more: Vec<Violation>, spec: &InputSpec) {
+pub(super) fn merge(found: &mut Vec<Violation>, more: Vec<Violation>, spec: &InputSpec) {
     let before = found.len();
     for violation in more {
         let reported = found

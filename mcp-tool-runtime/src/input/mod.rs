@@ -15,6 +15,7 @@
 mod each;
 mod formats;
 mod keys;
+mod narrow;
 mod placeholder;
 mod repair;
 mod spec;
@@ -182,22 +183,24 @@ fn parse_absent(empty: &Value, spec: &InputSpec, read: &mut Reader<'_>) -> Resul
     ))
 }
 
-/// The outcome of a reading of `sent`: `Ok` when its `validator` rules held, every problem
-/// otherwise.
+/// The outcome of a reading of `sent`: `Ok` when its `validator` rules held and no number
+/// was narrowed out of its range, every problem otherwise.
 fn validated(
     attempt: Attempt,
     spec: &InputSpec,
     sent: &Value,
     read: &mut Reader<'_>,
 ) -> Result<(), ToolError> {
-    match attempt {
-        Attempt::Valid => Ok(()),
-        Attempt::Invalid(errors) => Err(ToolError::invalid_arguments(
-            spec.tool,
-            validator::violations(&errors, spec, sent),
-        )),
-        Attempt::Unreadable(error) => Err(slow_path(sent, spec, Some(error), read)),
+    let mut violations = match attempt {
+        Attempt::Valid => Vec::new(),
+        Attempt::Invalid(errors) => validator::violations(&errors, spec, sent),
+        Attempt::Unreadable(error) => return Err(slow_path(sent, spec, Some(error), read)),
+    };
+    each::merge(&mut violations, narrow::f32_overflows(spec, sent), spec);
+    if violations.is_empty() {
+        return Ok(());
     }
+    Err(ToolError::invalid_arguments(spec.tool, violations))
 }
 
 /// Every problem the schema finds, or serde's own words when it finds none (the type's

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::each::CheckEach;
+use super::narrow::has_f32;
 use crate::schema::close_nested_objects;
 
 /// A tool's input as validation sees it: the canonical schema, the top-level argument
@@ -25,6 +26,9 @@ pub(crate) struct InputSpec {
     pub(crate) check_each: Option<CheckEach>,
     /// The arguments are a user's own type (`#[arg(input)]`), checked as a whole.
     pub(crate) whole_input: bool,
+    /// Some number of the input is an `f32`, which serde fills with infinity from a number
+    /// past its range (see [`narrow`](super::narrow)).
+    pub(crate) has_f32: bool,
 }
 
 impl InputSpec {
@@ -32,6 +36,7 @@ impl InputSpec {
     /// closed here (see [`close_nested_objects`]).
     pub(crate) fn new(tool: &'static str, mut schema: Value) -> Self {
         let checks_unknown_keys = close_nested_objects(&mut schema);
+        let has_f32 = has_f32(&schema);
         let argument_names = schema
             .get("properties")
             .and_then(Value::as_object)
@@ -45,6 +50,7 @@ impl InputSpec {
             renames: Vec::new(),
             check_each: None,
             whole_input: false,
+            has_f32,
         }
     }
 

@@ -429,11 +429,27 @@ fn check_string(
     }
 }
 
-/// Compares two JSON numbers exactly when both are integers.
+/// Compares two JSON numbers, exactly when either is an integer.
 fn compare(a: &Number, b: &Number) -> Option<std::cmp::Ordering> {
     match (a.as_i128(), b.as_i128()) {
         (Some(a), Some(b)) => Some(a.cmp(&b)),
-        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+        (None, Some(b)) => float_against_integer(a.as_f64()?, b),
+        (Some(a), None) => float_against_integer(b.as_f64()?, a).map(std::cmp::Ordering::reverse),
+        (None, None) => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+/// A float against an integer without rounding the integer: serde_json reads `2^64` as a
+/// float, which would compare equal to `u64::MAX` once both were floats.
+fn float_against_integer(float: f64, integer: i128) -> Option<std::cmp::Ordering> {
+    if float.is_nan() {
+        return None;
+    }
+    let whole = float.trunc();
+    // The cast saturates: a float beyond i128 compares as its end, past any JSON integer.
+    match (whole as i128).cmp(&integer) {
+        std::cmp::Ordering::Equal => float.partial_cmp(&whole),
+        order => Some(order),
     }
 }
 

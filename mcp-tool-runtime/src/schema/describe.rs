@@ -4,7 +4,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::doc::{SchemaDoc, constants_of, declared_types, required_names};
-use super::rewrite::integer_format_bounds;
+use super::rewrite::format_range;
 use crate::error::{Expected, JsonType, NumberRange};
 use crate::render::SignatureEntry;
 
@@ -103,21 +103,23 @@ pub(crate) fn union_types<'s>(
         .collect()
 }
 
-/// The bounds a number schema sets, its integer format's included, if it sets any.
+/// The bounds a number schema sets, its number format's included, if it sets any.
 pub(crate) fn number_range(keywords: &Map<String, Value>) -> Option<NumberRange> {
     let format = keywords.get("format").and_then(Value::as_str).unwrap_or("");
-    let (format_min, format_max) = integer_format_bounds(format);
+    let (format_min, format_max) = format_range(format);
     let min = tighter_bound(keywords, "minimum", "exclusiveMinimum", format_min, true);
     let max = tighter_bound(keywords, "maximum", "exclusiveMaximum", format_max, false);
     range_of(min, max)
 }
 
 /// The bounds worth saying in words: those the schema states, and the lower bound 0 of an
-/// unsigned integer. The other bounds an integer format implies only restate the Rust type's
+/// unsigned integer. The other bounds a number format implies only restate the Rust type's
 /// width (`between 0 and 18446744073709551615`): noise to a model.
 fn described_range(keywords: &Map<String, Value>) -> Option<NumberRange> {
     let format = keywords.get("format").and_then(Value::as_str).unwrap_or("");
-    let unsigned = integer_format_bounds(format).0 == Some(0);
+    let unsigned = format_range(format)
+        .0
+        .is_some_and(|min| min.as_u64() == Some(0));
     let min = stated_bound(keywords, "minimum", "exclusiveMinimum")
         .or_else(|| unsigned.then(|| (Number::from(0), false)));
     let max = stated_bound(keywords, "maximum", "exclusiveMaximum");
@@ -149,17 +151,17 @@ fn stated_bound(
         .or_else(|| bound(inclusive).map(|n| (n, false)))
 }
 
-/// The tighter of the bound a schema states and the one its integer format implies, with
+/// The tighter of the bound a schema states and the one its number format implies, with
 /// whether it is exclusive.
 fn tighter_bound(
     keywords: &Map<String, Value>,
     inclusive: &str,
     exclusive: &str,
-    implied: Option<i128>,
+    implied: Option<Number>,
     lower: bool,
 ) -> Option<(Number, bool)> {
     let stated = stated_bound(keywords, inclusive, exclusive);
-    let implied = implied.and_then(number_from_i128).map(|n| (n, false));
+    let implied = implied.map(|n| (n, false));
     match (stated, implied) {
         (Some(stated), Some(implied)) => {
             let stated_value = stated.0.as_f64().unwrap_or(0.0);
@@ -179,13 +181,6 @@ fn as_number(value: &Value) -> Option<Number> {
         Value::Number(number) => Some(number.clone()),
         _ => None,
     }
-}
-
-fn number_from_i128(value: i128) -> Option<Number> {
-    i64::try_from(value)
-        .map(Number::from)
-        .or_else(|_| u64::try_from(value).map(Number::from))
-        .ok()
 }
 
 /// Each top-level argument of an input schema with what it accepts, for the "Valid call"

@@ -32,6 +32,10 @@ pub(crate) fn is_object_schema(schema: &Value) -> bool {
 ///
 /// Results are serialized, so the schema follows serde's serialize contract: a field that
 /// is always written is required, a skipped `None` is not.
+///
+/// An enum whose every variant is written as an object (internally or adjacently tagged,
+/// or with struct variants only) is an object too: it is not wrapped, and its schema gets
+/// the root `type: "object"` that MCP asks of an output schema.
 pub(crate) fn output_schema<T: JsonSchema>() -> (Value, bool) {
     let schema = SchemaSettings::draft2020_12()
         .for_serialize()
@@ -41,6 +45,12 @@ pub(crate) fn output_schema<T: JsonSchema>() -> (Value, bool) {
     if is_object_schema(&schema) {
         return (schema, false);
     }
+    let schema = match schema {
+        Value::Object(root) if every_branch_is_an_object(&root) => {
+            return (typed_object(root), false);
+        }
+        other => other,
+    };
     let Value::Object(mut inner) = schema else {
         // `true` or `false`: any value, or none; wrap it as it is.
         return (wrap_result(schema, None, None), true);
@@ -62,4 +72,40 @@ fn wrap_result(inner: Value, dialect: Option<Value>, defs: Option<Value>) -> Val
         wrapped.insert("$defs".into(), defs);
     }
     Value::Object(wrapped)
+}
+
+/// True when a schema without a `type` is a union (`oneOf`/`anyOf`) of object schemas only,
+/// `$ref`s to its own `$defs` resolved.
+fn every_branch_is_an_object(root: &Map<String, Value>) -> bool {
+    let Some(branches) = ["oneOf", "anyOf"]
+        .into_iter()
+        .find_map(|keyword| root.get(keyword)?.as_array())
+    else {
+        return false;
+    };
+    !root.contains_key("type")
+        && !branches.is_empty()
+        && branches
+            .iter()
+            .all(|branch| is_object_schema(resolved(root, branch)))
+}
+
+/// A branch, or the definition its local `$ref` names.
+fn resolved<'s>(root: &'s Map<String, Value>, branch: &'s Value) -> &'s Value {
+    branch
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix("#/$defs/"))
+        .and_then(|name| root.get("$defs")?.get(name))
+        .unwrap_or(branch)
+}
+
+/// `root` with `type: "object"` first after any `$schema`, where a reader looks for it.
+fn typed_object(root: Map<String, Value>) -> Value {
+    let mut typed = Map::new();
+    let (dialect, rest): (Vec<_>, Vec<_>) = root.into_iter().partition(|(key, _)| key == "$schema");
+    typed.extend(dialect);
+    typed.insert("type".into(), json!("object"));
+    typed.extend(rest);
+    Value::Object(typed)
 }

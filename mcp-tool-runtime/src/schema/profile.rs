@@ -11,7 +11,7 @@ use super::{gemini::gemini, portable::portable, strict::strict};
 /// tool of a server. The default profile therefore publishes the subset that all of them
 /// accept:
 /// - sub-schemas are inlined: no `$ref`, no `$defs`;
-/// - integer formats such as `uint32` are replaced by `minimum`/`maximum`;
+/// - integer formats such as `uint32` are replaced by `minimum`/`maximum` (see *Integers*);
 /// - an optional property is simply left out of `required` rather than typed `["T","null"]`;
 /// - the arguments object, and every nested object with fixed properties, has
 ///   `additionalProperties: false` (maps, `#[serde(flatten)]` catch-alls and structs with
@@ -67,9 +67,12 @@ use super::{gemini::gemini, portable::portable, strict::strict};
 /// form.
 ///
 /// # Integers
-/// Integer formats become the bounds the Rust type takes, including `i64`/`u64` (and
-/// `i128`/`u128`, which serde_json can only fill from an `i64` or `u64`), so that a value
-/// the schema accepts is one the runtime accepts.
+/// Integer formats become the bounds the Rust type takes where JSON clients can hold them
+/// exactly (±2^53): `u32` publishes `minimum: 0, maximum: 4294967295`, `u64` and `usize`
+/// only `minimum: 0`, `i64` no width bound at all (`#[validate(range(min = 1))]` publishes
+/// `minimum: 1`). A wider bound would only restate the Rust type in digits a JavaScript
+/// client cannot even represent. Within ±2^53 a value the schema accepts is one the runtime
+/// accepts; beyond, the runtime rejects a value outside the Rust type with its range error.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SchemaProfile {

@@ -1,9 +1,9 @@
-//! The rewrites every profile shares: inlining `$ref`s, integer formats as bounds,
+//! The rewrites every profile shares: inlining `$ref`s, number formats as bounds,
 //! optional properties without `null`, and walking a schema's sub-schemas.
 
 use std::collections::BTreeSet;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Number, Value, json};
 
 use super::doc::is_null_schema;
 
@@ -75,45 +75,67 @@ fn inline_refs(
     });
 }
 
-/// Bounds implied by schemars's integer formats.
-fn format_bounds(format: &str) -> Option<(Option<i128>, Option<i128>)> {
+/// Bounds implied by schemars's number formats: the Rust type's range.
+fn format_bounds(format: &str) -> Option<(Option<Number>, Option<Number>)> {
+    let integers = |min: i64, max: u64| (Some(Number::from(min)), Some(Number::from(max)));
     Some(match format {
-        "int8" => (Some(i8::MIN.into()), Some(i8::MAX.into())),
-        "int16" => (Some(i16::MIN.into()), Some(i16::MAX.into())),
-        "int32" => (Some(i32::MIN.into()), Some(i32::MAX.into())),
-        "uint8" => (Some(0), Some(u8::MAX.into())),
-        "uint16" => (Some(0), Some(u16::MAX.into())),
-        "uint32" => (Some(0), Some(u32::MAX.into())),
+        "int8" => integers(i8::MIN.into(), i8::MAX.unsigned_abs().into()),
+        "int16" => integers(i16::MIN.into(), i16::MAX.unsigned_abs().into()),
+        "int32" => integers(i32::MIN.into(), i32::MAX.unsigned_abs().into()),
+        "uint8" => integers(0, u8::MAX.into()),
+        "uint16" => integers(0, u16::MAX.into()),
+        "uint32" => integers(0, u32::MAX.into()),
         // What serde_json can hold: a JSON number the runtime takes for an `i128` or `u128`
-        // is still an `i64` or a `u64`, so the schema says so.
-        "uint64" | "uint" | "uint128" => (Some(0), Some(u64::MAX.into())),
-        "int64" | "int" => (Some(i64::MIN.into()), Some(i64::MAX.into())),
-        "int128" => (Some(i64::MIN.into()), Some(u64::MAX.into())),
-        "float" | "double" => (None, None),
+        // is still an `i64` or a `u64`.
+        "uint64" | "uint" | "uint128" => integers(0, u64::MAX),
+        "int64" | "int" => integers(i64::MIN, i64::MAX.unsigned_abs()),
+        "int128" => integers(i64::MIN, u64::MAX),
+        // serde reads a larger number into an `f32` as infinity: the range is f32's.
+        "float" => {
+            let max = Number::from_f64(f64::from(f32::MAX));
+            (
+                max.as_ref().and_then(|m| Number::from_f64(-m.as_f64()?)),
+                max,
+            )
+        }
+        "double" => (None, None),
         _ => return None,
     })
 }
 
-/// The numeric bounds an integer `format` implies, for the validator.
-pub(crate) fn integer_format_bounds(format: &str) -> (Option<i128>, Option<i128>) {
+/// The largest magnitude up to which every integer has an exact JSON number in clients that
+/// read numbers as IEEE doubles (JavaScript, most JSON libraries): 2^53.
+const JSON_EXACT_INTEGER: u64 = 1 << 53;
+
+/// True when a bound a number format implies is worth publishing. An integer bound beyond
+/// ±2^53 only restates the Rust type's width (`i64`, `u64`, …) in digits such clients
+/// cannot even hold, at about a dozen tokens each; the runtime still rejects values outside
+/// the type with its range error. `f32`'s bounds are kept: they are what makes `1e308`
+/// schema-invalid for an `f32`.
+fn published_bound(bound: &Number) -> bool {
+    match (bound.as_u64(), bound.as_i64()) {
+        (Some(unsigned), _) => unsigned <= JSON_EXACT_INTEGER,
+        (None, Some(signed)) => signed.unsigned_abs() <= JSON_EXACT_INTEGER,
+        (None, None) => true,
+    }
+}
+
+/// The numeric bounds a number `format` implies (the Rust type's range), for the validator.
+pub(crate) fn format_range(format: &str) -> (Option<Number>, Option<Number>) {
     format_bounds(format).unwrap_or((None, None))
 }
 
-fn tighten(object: &mut Map<String, Value>, keyword: &str, bound: i128, lower: bool) {
+/// Sets `keyword` to `bound` unless the schema already states a tighter one.
+fn tighten(object: &mut Map<String, Value>, keyword: &str, bound: Number, lower: bool) {
     let current = object.get(keyword).and_then(Value::as_f64);
-    let tighter = match current {
-        None => true,
-        Some(current) if lower => (bound as f64) > current,
-        Some(current) => (bound as f64) < current,
+    let tighter = match (current, bound.as_f64()) {
+        (None, _) => true,
+        (Some(current), Some(bound)) if lower => bound > current,
+        (Some(current), Some(bound)) => bound < current,
+        (Some(_), None) => false,
     };
     if tighter {
-        let number = i64::try_from(bound)
-            .map(Value::from)
-            .or_else(|_| u64::try_from(bound).map(Value::from))
-            .unwrap_or(Value::Null);
-        if !number.is_null() {
-            object.insert(keyword.into(), number);
-        }
+        object.insert(keyword.into(), Value::Number(bound));
     }
 }
 
@@ -158,10 +180,10 @@ pub(super) fn normalize(node: &mut Value) {
             .map(str::to_string);
         if let Some((min, max)) = format.as_deref().and_then(format_bounds) {
             object.remove("format");
-            if let Some(min) = min {
+            if let Some(min) = min.filter(published_bound) {
                 tighten(object, "minimum", min, true);
             }
-            if let Some(max) = max {
+            if let Some(max) = max.filter(published_bound) {
                 tighten(object, "maximum", max, false);
             }
         }

@@ -5,6 +5,7 @@ mod blocking;
 mod call;
 mod context;
 mod def;
+mod finite;
 mod info;
 mod output;
 mod state;

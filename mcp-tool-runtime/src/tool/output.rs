@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::finite;
 use crate::error::ToolError;
 use crate::render::ToolOutput;
 use crate::schema;
@@ -15,7 +16,12 @@ use crate::schema;
 /// `structuredContent` plus a text copy of the same JSON.
 ///
 /// When `T`'s schema is not an object (a list, a number), results are wrapped as
-/// `{"result": value}` and the output schema says so, because MCP requires an object.
+/// `{"result": value}` and the output schema says so, because MCP requires an object. An
+/// enum whose every variant is written as an object (`#[serde(tag = "kind")]`, adjacently
+/// tagged) is an object and is sent as it is.
+///
+/// A result holding `NaN` or an infinity, which JSON cannot carry, is a masked internal
+/// error, its place in the result logged under the correlation id.
 ///
 /// ```
 /// use mcp_tool_runtime::{Json, IntoToolOutput};
@@ -80,8 +86,14 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
         Some(schema::output_schema::<T>())
     }
 
+    /// A result holding a non-finite float (`NaN`, an infinity) is a masked internal error:
+    /// serde_json would send `null` where the output schema says `number`.
     fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
-        Ok(ToolOutput::Structured(serde_json::to_value(self.0)?))
+        let json = serde_json::to_value(&self.0)?;
+        if let Some(error) = finite::non_finite(&self.0, &json) {
+            return Err(ToolError::internal(error));
+        }
+        Ok(ToolOutput::Structured(json))
     }
 }
 
