@@ -11,6 +11,7 @@ mod output;
 mod state;
 
 pub use blocking::run_blocking;
+#[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
 pub use call::ToolCall;
 pub(crate) use context::{CallScope, Session};
