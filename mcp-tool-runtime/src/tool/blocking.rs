@@ -3,6 +3,7 @@
 //! has gone. These threads are never waited for; they are reused while calls keep coming and
 //! end after `IDLE_FOR` without work.
 
+use std::any::Any;
 use std::collections::VecDeque;
 use std::io;
 use std::panic::AssertUnwindSafe;
@@ -33,6 +34,13 @@ static QUEUE: Mutex<Queue> = Mutex::new(Queue {
 });
 static WORK_QUEUED: Condvar = Condvar::new();
 
+/// A job's result, boxed so that the code that moves it between threads is compiled once, not
+/// once per tool (issue 12's compile-time guard, P6).
+type Erased = Box<dyn Any + Send>;
+
+/// Work whose result is boxed.
+type ErasedWork = Box<dyn FnOnce() -> Erased + Send>;
+
 /// Runs a sync tool's `work` on a thread of the sync tools' pool, so that a tool that blocks
 /// stalls no other call, even on a current-thread runtime. At the call's time limit the caller
 /// stops waiting and answers `timeout`, but the thread runs on to the end (a thread cannot be
@@ -41,18 +49,7 @@ static WORK_QUEUED: Condvar = Condvar::new();
 pub async fn run_blocking<R: Send + 'static>(
     work: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, ToolError> {
-    let (answer, answered) = tokio::sync::oneshot::channel();
-    start(Box::new(move || {
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(work));
-        // Nobody waits for the answer once the call has passed its time limit.
-        answer.send(outcome).ok();
-    }))
-    .map_err(ToolError::internal)?;
-    match answered.await {
-        Ok(Ok(output)) => Ok(output),
-        Ok(Err(payload)) => std::panic::resume_unwind(payload),
-        Err(gone) => Err(ToolError::internal(gone)),
-    }
+    unbox(run_erased(Box::new(move || Box::new(work()) as Erased)).await)
 }
 
 /// How many heavy jobs run at once: half the cores, at least one.
@@ -67,10 +64,50 @@ static HEAVY_JOBS: LazyLock<Semaphore> = LazyLock::new(|| {
 pub(crate) async fn run_heavy<R: Send + 'static>(
     work: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, ToolError> {
+    unbox(run_heavy_erased(Box::new(move || Box::new(work()) as Erased)).await)
+}
+
+async fn run_heavy_erased(work: ErasedWork) -> Result<Erased, ToolError> {
     // The semaphore is never closed; without a permit the work would merely run at once.
     let _turn = HEAVY_JOBS.acquire().await;
-    run_blocking(work).await
+    run_erased(work).await
 }
+
+async fn run_erased(work: ErasedWork) -> Result<Erased, ToolError> {
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    start(Box::new(move || {
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(work));
+        // Nobody waits for the answer once the call has passed its time limit.
+        answer.send(outcome).ok();
+    }))
+    .map_err(ToolError::internal)?;
+    match answered.await {
+        Ok(Ok(output)) => Ok(output),
+        Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        Err(gone) => Err(ToolError::internal(gone)),
+    }
+}
+
+/// The typed result of a job that returned an `R`.
+fn unbox<R: 'static>(outcome: Result<Erased, ToolError>) -> Result<R, ToolError> {
+    outcome?
+        .downcast::<R>()
+        .map(|output| *output)
+        .map_err(|_| ToolError::internal(LostResult))
+}
+
+/// A job's result that was not of the type its caller put in: cannot happen, as each caller
+/// boxes its own work's result.
+#[derive(Debug)]
+struct LostResult;
+
+impl std::fmt::Display for LostResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a sync job's result was not of the expected type")
+    }
+}
+
+impl std::error::Error for LostResult {}
 
 /// Starts `job` at once, on an idle thread or on a new one.
 fn start(job: Job) -> io::Result<()> {
