@@ -9,6 +9,10 @@
 //! Options:
 //! - `--max-body-bytes N`: HTTP body limit (default 256 KiB).
 //! - `--max-connections N`: HTTP connections served at once (default 512).
+//! - `--max-sessions N`: HTTP sessions alive at once (default 10 000); past it, `initialize`
+//!   gets 503.
+//! - `--session-idle-timeout-ms N`: how long an HTTP session may go without a message before
+//!   it is closed (default 300 000 ms).
 //! - `--header-timeout-ms N`, `--body-timeout-ms N`: how long an HTTP request's header (or an
 //!   idle connection) and its body may take (default 30 000 ms each).
 //! - `--max-message-bytes N`: stdio message limit (default 4 MiB).
@@ -34,6 +38,8 @@ struct Args {
     stateless: bool,
     max_body_bytes: Option<usize>,
     max_connections: Option<usize>,
+    max_sessions: Option<usize>,
+    session_idle_timeout: Option<Duration>,
     header_timeout: Option<Duration>,
     body_timeout: Option<Duration>,
     max_message_bytes: Option<usize>,
@@ -48,6 +54,8 @@ fn parse_args() -> Result<Args, String> {
         stateless: false,
         max_body_bytes: None,
         max_connections: None,
+        max_sessions: None,
+        session_idle_timeout: None,
         header_timeout: None,
         body_timeout: None,
         max_message_bytes: None,
@@ -72,6 +80,15 @@ fn parse_args() -> Result<Args, String> {
             "--max-connections" => {
                 let text = value("--max-connections")?;
                 args.max_connections = Some(number("--max-connections", text)? as usize);
+            }
+            "--max-sessions" => {
+                let text = value("--max-sessions")?;
+                args.max_sessions = Some(number("--max-sessions", text)? as usize);
+            }
+            "--session-idle-timeout-ms" => {
+                let text = value("--session-idle-timeout-ms")?;
+                let millis = number("--session-idle-timeout-ms", text)?;
+                args.session_idle_timeout = Some(Duration::from_millis(millis));
             }
             "--header-timeout-ms" => {
                 let text = value("--header-timeout-ms")?;
@@ -119,7 +136,7 @@ fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
             return ExitCode::FAILURE;
         }
     };
@@ -167,24 +184,9 @@ fn run() -> ExitCode {
 
 /// Serves `server` over the transport `args` choose until the client goes away.
 async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
-    let served = match args.http {
+    let served = match args.http.clone() {
         Some(addr) => {
-            let mut options = HttpOptions::from_env().stateless(args.stateless);
-            if let Some(bytes) = args.max_body_bytes {
-                options = options.max_body_bytes(bytes);
-            }
-            if let Some(connections) = args.max_connections {
-                options = options.max_connections(connections);
-            }
-            if let Some(limit) = args.header_timeout {
-                options = options.header_timeout(limit);
-            }
-            if let Some(limit) = args.body_timeout {
-                options = options.body_timeout(limit);
-            }
-            if let Some(limit) = args.grace_period {
-                options = options.grace_period(limit);
-            }
+            let options = http_options(&args);
             match tokio::net::TcpListener::bind(&addr).await {
                 Ok(listener) => {
                     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
@@ -216,4 +218,31 @@ async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The HTTP options the command line sets.
+fn http_options(args: &Args) -> HttpOptions {
+    let mut options = HttpOptions::from_env().stateless(args.stateless);
+    if let Some(bytes) = args.max_body_bytes {
+        options = options.max_body_bytes(bytes);
+    }
+    if let Some(connections) = args.max_connections {
+        options = options.max_connections(connections);
+    }
+    if let Some(sessions) = args.max_sessions {
+        options = options.max_sessions(sessions);
+    }
+    if let Some(limit) = args.session_idle_timeout {
+        options = options.session_idle_timeout(limit);
+    }
+    if let Some(limit) = args.header_timeout {
+        options = options.header_timeout(limit);
+    }
+    if let Some(limit) = args.body_timeout {
+        options = options.body_timeout(limit);
+    }
+    if let Some(limit) = args.grace_period {
+        options = options.grace_period(limit);
+    }
+    options
 }
