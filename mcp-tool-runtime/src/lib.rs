@@ -131,7 +131,7 @@ pub use error::{
     JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, ToolError, Violation,
     ViolationEntry, ViolationKind,
 };
-pub use input::InputMode;
+pub use input::{InputLimits, InputMode};
 pub use mcp_tool_macros::{ToolError, mcp_tool, mcp_tools};
 pub use render::ToolOutput;
 #[cfg(feature = "client")]

@@ -16,6 +16,9 @@
 //! - `--header-timeout-ms N`, `--body-timeout-ms N`: how long an HTTP request's header (or an
 //!   idle connection) and its body may take (default 30 000 ms each).
 //! - `--max-message-bytes N`: stdio message limit (default 4 MiB).
+//! - `--max-array-items N`, `--max-object-keys N`, `--max-values N`: the largest array and
+//!   object a message may hold, and the most values in all (default 100 000, 10 000 and
+//!   200 000, stdio and HTTP alike); a call over them is refused before it is parsed.
 //! - `--grace-period-ms N`: after SIGTERM or SIGINT, how long calls in flight get to finish
 //!   (default 10 000 ms, stdio and HTTP alike); the server then exits 0.
 //! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
@@ -30,7 +33,7 @@ use std::time::Duration;
 
 use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW};
 use mcp_tool_examples::logging;
-use mcp_tool_runtime::{HttpOptions, McpServer, SchemaProfile, StdioOptions};
+use mcp_tool_runtime::{HttpOptions, InputLimits, McpServer, SchemaProfile, StdioOptions};
 
 /// The command line.
 struct Args {
@@ -43,6 +46,7 @@ struct Args {
     header_timeout: Option<Duration>,
     body_timeout: Option<Duration>,
     max_message_bytes: Option<usize>,
+    limits: InputLimits,
     grace_period: Option<Duration>,
     window: Duration,
     schema_profile: SchemaProfile,
@@ -59,6 +63,7 @@ fn parse_args() -> Result<Args, String> {
         header_timeout: None,
         body_timeout: None,
         max_message_bytes: None,
+        limits: InputLimits::default(),
         grace_period: None,
         window: RESERVATION_WINDOW,
         schema_profile: SchemaProfile::default(),
@@ -104,6 +109,21 @@ fn parse_args() -> Result<Args, String> {
                 let text = value("--max-message-bytes")?;
                 args.max_message_bytes = Some(number("--max-message-bytes", text)? as usize);
             }
+            "--max-array-items" => {
+                let text = value("--max-array-items")?;
+                let items = number("--max-array-items", text)? as usize;
+                args.limits = args.limits.max_array_items(items);
+            }
+            "--max-object-keys" => {
+                let text = value("--max-object-keys")?;
+                let keys = number("--max-object-keys", text)? as usize;
+                args.limits = args.limits.max_object_keys(keys);
+            }
+            "--max-values" => {
+                let text = value("--max-values")?;
+                let values = number("--max-values", text)? as usize;
+                args.limits = args.limits.max_values(values);
+            }
             "--grace-period-ms" => {
                 let text = value("--grace-period-ms")?;
                 let millis = number("--grace-period-ms", text)?;
@@ -136,7 +156,7 @@ fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
             return ExitCode::FAILURE;
         }
     };
@@ -152,6 +172,7 @@ fn run() -> ExitCode {
         .implementation("inventory", env!("CARGO_PKG_VERSION"))
         .instructions("A small shop: search the catalog, manage a cart, look up users.")
         .schema_profile(args.schema_profile)
+        .input_limits(args.limits)
         .build();
     let server = match server {
         Ok(server) => server,

@@ -26,6 +26,8 @@ mod sessions;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
+use super::oversized::{self, Screen};
+use crate::input::InputLimits;
 use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS};
 use authority::{host_allowed, origin_allowed};
 use in_flight::{Claim, InFlight};
@@ -420,6 +422,8 @@ struct Guard<S: Send + Sync + 'static> {
     session_cap: SessionCap,
     /// The body bytes read, to know when to give freed memory back (see `release`).
     body_bytes: BodyBytes,
+    /// The server's limits on a message's arrays and objects, checked on each body.
+    limits: InputLimits,
 }
 
 impl<S: Send + Sync + 'static> Guard<S> {
@@ -432,6 +436,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.stateless)
             .with_max_request_body_bytes(options.max_body_bytes);
+        let limits = server.registry().input_limits();
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(options.session_idle_timeout);
         let sessions = Arc::new(sessions);
@@ -447,6 +452,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
             service,
             sessions,
             in_flight: InFlight::default(),
+            limits,
         }
     }
 
@@ -721,7 +727,7 @@ impl<S: Send + Sync + 'static> Guard<S> {
         let (parts, body) = request.into_parts();
         let bytes = self.read_body(&parts, body).await?;
         let (bytes, screened) = if parts.method == Method::POST {
-            screen(bytes)?
+            screen(bytes, &self.limits)?
         } else {
             (bytes, Screened::default())
         };
@@ -824,8 +830,19 @@ struct Screened {
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
 /// answer. Malformed messages are 400; a well-formed request for an unknown method or with
 /// wrong params is answered like any other request (200).
-fn screen(bytes: Bytes) -> Result<(Bytes, Screened), Box<HttpResponse>> {
-    match jsonrpc::classify(&bytes) {
+fn screen(bytes: Bytes, limits: &InputLimits) -> Result<(Bytes, Screened), Box<HttpResponse>> {
+    let (bytes, inbound) = match oversized::screen(&bytes, limits) {
+        Screen::Pass => {
+            let inbound = jsonrpc::classify(&bytes);
+            (bytes, inbound)
+        }
+        Screen::Replace(stand_in) => {
+            let inbound = jsonrpc::classify(&stand_in);
+            (Bytes::from(stand_in), inbound)
+        }
+        Screen::Answer(inbound) => (bytes, inbound),
+    };
+    match inbound {
         Inbound::Deliver(message) => {
             let initialize = jsonrpc::is_initialize(&message);
             let id = match *message {
