@@ -131,7 +131,7 @@ pub use error::{
     JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, ToolError, Violation,
     ViolationEntry, ViolationKind,
 };
-pub use input::InputMode;
+pub use input::{InputLimits, InputMode};
 /// Marks an `impl` block whose `#[mcp_tool]` methods are the tools of that state type.
 /// Import both: `use mcp_tool_runtime::{mcp_tool, mcp_tools};`.
 ///

@@ -1,6 +1,6 @@
 //! Bounded answers: a huge bad call gets the first problems in full and a summary.
 
-use mcp_tool_runtime::{McpServer, mcp_tool};
+use mcp_tool_runtime::{InputLimits, McpServer, mcp_tool};
 use mcp_tool_test_support::results::{call, envelope, text};
 use serde_json::{Value, json};
 
@@ -10,9 +10,12 @@ pub(crate) fn tag_items(ids: Vec<u32>, tags: Vec<String>) -> String {
     format!("{} {}", ids.len(), tags.len())
 }
 
+/// A server whose array limit lets through the 120,000 items the tests below need: what is
+/// under test is the answer to many problems, not the limit (see the last test).
 fn server() -> McpServer<()> {
     McpServer::builder(())
         .tool(tag_items_tool())
+        .input_limits(InputLimits::default().max_array_items(200_000))
         .build()
         .expect("server")
 }
@@ -69,4 +72,31 @@ async fn twenty_problems_or_fewer_are_all_spelled_out() {
     let result = call(&server(), "tag_items", json!({"ids": [1], "tags": tags})).await;
     assert!(!text(&result).contains("more problem"));
     assert_eq!(envelope(&result).get("violationsTotal"), None);
+}
+
+#[tokio::test]
+async fn an_array_over_the_input_limits_is_refused_before_its_items_are_read() {
+    let server = McpServer::builder(())
+        .tool(tag_items_tool())
+        .build()
+        .expect("server");
+    let tags: Vec<Value> = (0..100_001).map(Value::from).collect();
+    let result = call(&server, "tag_items", json!({"ids": [1], "tags": tags})).await;
+    let text = text(&result);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "Invalid arguments for tool 'tag_items': 1 problem.",
+            "- Argument 'tags' has 100001 items, more than the 100000 this server accepts in \
+             one array. Send at most 100000 items, or split the work over several calls.",
+        ]
+    );
+    let violation = &envelope(&result)["violations"][0];
+    assert_eq!(violation["problem"], "too_large");
+    assert_eq!(violation["expected"], "at most 100000 items");
+    // At the limit, the items are read (and here, every one is the wrong type).
+    let tags: Vec<Value> = (0..100_000).map(Value::from).collect();
+    let result = call(&server, "tag_items", json!({"ids": [1], "tags": tags})).await;
+    assert_eq!(envelope(&result)["violationsTotal"], 100_000);
 }

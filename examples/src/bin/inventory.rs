@@ -9,9 +9,16 @@
 //! Options:
 //! - `--max-body-bytes N`: HTTP body limit (default 256 KiB).
 //! - `--max-connections N`: HTTP connections served at once (default 512).
+//! - `--max-sessions N`: HTTP sessions alive at once (default 10 000); past it, `initialize`
+//!   gets 503.
+//! - `--session-idle-timeout-ms N`: how long an HTTP session may go without a message before
+//!   it is closed (default 300 000 ms).
 //! - `--header-timeout-ms N`, `--body-timeout-ms N`: how long an HTTP request's header (or an
 //!   idle connection) and its body may take (default 30 000 ms each).
 //! - `--max-message-bytes N`: stdio message limit (default 4 MiB).
+//! - `--max-array-items N`, `--max-object-keys N`, `--max-values N`: the largest array and
+//!   object a message may hold, and the most values in all (default 100 000, 10 000 and
+//!   200 000, stdio and HTTP alike); a call over them is refused before it is parsed.
 //! - `--grace-period-ms N`: after SIGTERM or SIGINT, how long calls in flight get to finish
 //!   (default 10 000 ms, stdio and HTTP alike); the server then exits 0.
 //! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
@@ -26,7 +33,7 @@ use std::time::Duration;
 
 use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW};
 use mcp_tool_examples::logging;
-use mcp_tool_runtime::{HttpOptions, McpServer, SchemaProfile, StdioOptions};
+use mcp_tool_runtime::{HttpOptions, InputLimits, McpServer, SchemaProfile, StdioOptions};
 
 /// The command line.
 struct Args {
@@ -34,9 +41,12 @@ struct Args {
     stateless: bool,
     max_body_bytes: Option<usize>,
     max_connections: Option<usize>,
+    max_sessions: Option<usize>,
+    session_idle_timeout: Option<Duration>,
     header_timeout: Option<Duration>,
     body_timeout: Option<Duration>,
     max_message_bytes: Option<usize>,
+    limits: InputLimits,
     grace_period: Option<Duration>,
     window: Duration,
     schema_profile: SchemaProfile,
@@ -48,9 +58,12 @@ fn parse_args() -> Result<Args, String> {
         stateless: false,
         max_body_bytes: None,
         max_connections: None,
+        max_sessions: None,
+        session_idle_timeout: None,
         header_timeout: None,
         body_timeout: None,
         max_message_bytes: None,
+        limits: InputLimits::default(),
         grace_period: None,
         window: RESERVATION_WINDOW,
         schema_profile: SchemaProfile::default(),
@@ -73,6 +86,15 @@ fn parse_args() -> Result<Args, String> {
                 let text = value("--max-connections")?;
                 args.max_connections = Some(number("--max-connections", text)? as usize);
             }
+            "--max-sessions" => {
+                let text = value("--max-sessions")?;
+                args.max_sessions = Some(number("--max-sessions", text)? as usize);
+            }
+            "--session-idle-timeout-ms" => {
+                let text = value("--session-idle-timeout-ms")?;
+                let millis = number("--session-idle-timeout-ms", text)?;
+                args.session_idle_timeout = Some(Duration::from_millis(millis));
+            }
             "--header-timeout-ms" => {
                 let text = value("--header-timeout-ms")?;
                 let millis = number("--header-timeout-ms", text)?;
@@ -86,6 +108,21 @@ fn parse_args() -> Result<Args, String> {
             "--max-message-bytes" => {
                 let text = value("--max-message-bytes")?;
                 args.max_message_bytes = Some(number("--max-message-bytes", text)? as usize);
+            }
+            "--max-array-items" => {
+                let text = value("--max-array-items")?;
+                let items = number("--max-array-items", text)? as usize;
+                args.limits = args.limits.max_array_items(items);
+            }
+            "--max-object-keys" => {
+                let text = value("--max-object-keys")?;
+                let keys = number("--max-object-keys", text)? as usize;
+                args.limits = args.limits.max_object_keys(keys);
+            }
+            "--max-values" => {
+                let text = value("--max-values")?;
+                let values = number("--max-values", text)? as usize;
+                args.limits = args.limits.max_values(values);
             }
             "--grace-period-ms" => {
                 let text = value("--grace-period-ms")?;
@@ -119,7 +156,7 @@ fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
             return ExitCode::FAILURE;
         }
     };
@@ -135,6 +172,7 @@ fn run() -> ExitCode {
         .implementation("inventory", env!("CARGO_PKG_VERSION"))
         .instructions("A small shop: search the catalog, manage a cart, look up users.")
         .schema_profile(args.schema_profile)
+        .input_limits(args.limits)
         .build();
     let server = match server {
         Ok(server) => server,
@@ -167,24 +205,9 @@ fn run() -> ExitCode {
 
 /// Serves `server` over the transport `args` choose until the client goes away.
 async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
-    let served = match args.http {
+    let served = match args.http.clone() {
         Some(addr) => {
-            let mut options = HttpOptions::from_env().stateless(args.stateless);
-            if let Some(bytes) = args.max_body_bytes {
-                options = options.max_body_bytes(bytes);
-            }
-            if let Some(connections) = args.max_connections {
-                options = options.max_connections(connections);
-            }
-            if let Some(limit) = args.header_timeout {
-                options = options.header_timeout(limit);
-            }
-            if let Some(limit) = args.body_timeout {
-                options = options.body_timeout(limit);
-            }
-            if let Some(limit) = args.grace_period {
-                options = options.grace_period(limit);
-            }
+            let options = http_options(&args);
             match tokio::net::TcpListener::bind(&addr).await {
                 Ok(listener) => {
                     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
@@ -216,4 +239,31 @@ async fn serve(server: McpServer<Inventory>, args: Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The HTTP options the command line sets.
+fn http_options(args: &Args) -> HttpOptions {
+    let mut options = HttpOptions::from_env().stateless(args.stateless);
+    if let Some(bytes) = args.max_body_bytes {
+        options = options.max_body_bytes(bytes);
+    }
+    if let Some(connections) = args.max_connections {
+        options = options.max_connections(connections);
+    }
+    if let Some(sessions) = args.max_sessions {
+        options = options.max_sessions(sessions);
+    }
+    if let Some(limit) = args.session_idle_timeout {
+        options = options.session_idle_timeout(limit);
+    }
+    if let Some(limit) = args.header_timeout {
+        options = options.header_timeout(limit);
+    }
+    if let Some(limit) = args.body_timeout {
+        options = options.body_timeout(limit);
+    }
+    if let Some(limit) = args.grace_period {
+        options = options.grace_period(limit);
+    }
+    options
 }

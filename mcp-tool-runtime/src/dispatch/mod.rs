@@ -11,7 +11,8 @@ use std::time::Duration;
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::Value;
 
-use crate::input::{InputMode, ranked};
+use crate::error::{ToolError, Violation};
+use crate::input::{InputLimits, InputMode, ranked};
 use crate::render;
 use crate::schema::{SchemaProfile, is_object_schema};
 use crate::tool::{CallScope, Shared, ToolDef};
@@ -117,6 +118,7 @@ pub struct ToolRegistry<S> {
     by_name: Vec<(&'static str, usize)>,
     published: Vec<Tool>,
     input_mode: InputMode,
+    input_limits: InputLimits,
 }
 
 impl<S> fmt::Debug for ToolRegistry<S> {
@@ -146,6 +148,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
             by_name,
             published,
             input_mode: InputMode::default(),
+            input_limits: InputLimits::default(),
         })
     }
 
@@ -153,6 +156,17 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     pub fn with_input_mode(mut self, mode: InputMode) -> Self {
         self.input_mode = mode;
         self
+    }
+
+    /// The same registry refusing arguments over `limits` before they are parsed.
+    pub fn with_input_limits(mut self, limits: InputLimits) -> Self {
+        self.input_limits = limits;
+        self
+    }
+
+    /// The limits on the size of the arguments.
+    pub fn input_limits(&self) -> InputLimits {
+        self.input_limits
     }
 
     /// The published tool list, as `tools/list` returns it.
@@ -201,6 +215,14 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         scope: &CallScope,
         default_timeout: Option<Duration>,
     ) -> CallToolResult {
+        // This crate's transports checked the raw message already; the walk is repeated,
+        // cheaply, for calls made otherwise (in-process, or through rmcp's own transports).
+        let oversized = arguments
+            .as_ref()
+            .and_then(|arguments| self.input_limits.check_arguments(arguments));
+        if let Some(violation) = oversized {
+            return Self::refuse(tool, violation);
+        }
         run::run(
             state,
             tool,
@@ -210,6 +232,15 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
             default_timeout,
         )
         .await
+    }
+
+    /// The answer to a call of `tool` whose arguments break `violation`, without running it.
+    pub(crate) fn refuse(tool: &ToolDef<S>, violation: Violation) -> CallToolResult {
+        let info = tool.info();
+        run::error_result(
+            info,
+            &ToolError::invalid_arguments(info.name(), vec![violation]),
+        )
     }
 
     /// The error for a call of `name`, which this registry does not have.

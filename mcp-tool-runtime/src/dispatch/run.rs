@@ -53,7 +53,7 @@ pub(super) async fn run<S>(
 }
 
 /// The `isError` result of a failed call, logged under a fresh correlation id.
-fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
+pub(super) fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
     let correlation_id = correlation_id();
     log_failure(info.name(), error, &correlation_id);
     render::error_result(

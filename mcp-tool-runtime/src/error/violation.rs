@@ -293,6 +293,24 @@ pub enum ViolationKind {
         /// The deepest nesting followed.
         limit: usize,
     },
+    /// An array or object larger than the server accepts in any call (see
+    /// [`InputLimits`](crate::InputLimits)), refused before the arguments were parsed.
+    TooLarge {
+        /// What is counted: [`LengthUnit::Items`] or [`LengthUnit::Properties`].
+        unit: LengthUnit,
+        /// How many it has.
+        actual: u64,
+        /// How many the server accepts.
+        limit: u64,
+    },
+    /// More values in all than the server accepts in one call (see
+    /// [`InputLimits::max_values`](crate::InputLimits::max_values)); the path is the array
+    /// or object in which the count passed the limit. Refused before the arguments were
+    /// parsed.
+    TooManyValues {
+        /// How many values the server accepts.
+        limit: u64,
+    },
     /// A check written by the tool author failed.
     Custom {
         /// The check's code.
@@ -322,6 +340,7 @@ impl ViolationKind {
             Self::Enum { .. } => "not_allowed",
             Self::NotUnique => "not_unique",
             Self::NotAnObject => "not_an_object",
+            Self::TooLarge { .. } | Self::TooManyValues { .. } => "too_large",
             Self::Custom { .. } => "custom",
             Self::ExtraItem | Self::TooDeep { .. } | Self::Invalid { .. } => "invalid",
         }

@@ -15,6 +15,7 @@
 mod each;
 mod formats;
 mod keys;
+mod limits;
 mod narrow;
 mod placeholder;
 mod repair;
@@ -29,6 +30,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{ArgPath, ToolError, Violation, ViolationKind};
 pub use each::check_argument;
+pub use limits::InputLimits;
+pub(crate) use limits::{Measure, Oversized, Step};
 pub use repair::InputMode;
 pub(crate) use spec::InputSpec;
 pub(crate) use suggest::ranked;

@@ -13,7 +13,7 @@ mod result;
 mod tool;
 mod violation;
 
-pub(crate) use phrases::{byte_size, received, type_phrase};
+pub(crate) use phrases::{byte_size, received, type_phrase, unit_words};
 pub use result::ToolOutput;
 pub(crate) use result::{WRAPPED_RESULT_KEY, error_result, success_result};
 pub(crate) use tool::{CANCELLED_BY_CLIENT, SignatureEntry, timed_out, unknown_tool, valid_call};

@@ -8,7 +8,7 @@ use super::phrases::{
     envelope_received, expected_phrase, format_name, length_bounds, one_of, pattern_phrase,
     quoted_list, range_bounds, received, unit_words,
 };
-use crate::error::{ArgPath, Violation, ViolationEntry, ViolationKind};
+use crate::error::{ArgPath, LengthUnit, Violation, ViolationEntry, ViolationKind};
 
 /// The envelope's `expected` for an unknown argument.
 const UNKNOWN_EXPECTED: &str = "no such argument";
@@ -33,6 +33,11 @@ fn subject(path: &ArgPath) -> String {
 /// The verb for [`subject`]: "The arguments are", "Argument 'x' is".
 fn is_or_are(path: &ArgPath) -> &'static str {
     if path.is_root() { "are" } else { "is" }
+}
+
+/// "The arguments have", "Argument 'x' has".
+fn has_or_have(path: &ArgPath) -> &'static str {
+    if path.is_root() { "have" } else { "has" }
 }
 
 /// ", but received 'five'", or nothing when no value arrived.
@@ -86,8 +91,26 @@ fn sentence(violation: &Violation) -> String {
             text
         }
         ViolationKind::NotUnique => format!("{who} must not contain duplicate items{got}."),
+        ViolationKind::TooLarge {
+            unit,
+            actual,
+            limit,
+        } => {
+            let (words, container) = (unit_words(*unit, *actual), container(*unit));
+            format!(
+                "{who} {} {actual} {words}, more than the {limit} this server accepts in one {container}. Send at most {limit} {}, or split the work over several calls.",
+                has_or_have(path),
+                unit_words(*unit, *limit)
+            )
+        }
         ViolationKind::NotAnObject => {
             format!("The arguments must be a JSON object of named arguments{got}.")
+        }
+        ViolationKind::TooManyValues { limit } => {
+            let verb = if path.is_root() { "take" } else { "takes" };
+            format!(
+                "{who} {verb} the call past {limit} values in all, the most this server accepts in one call. Send fewer values, or split the work over several calls."
+            )
         }
         ViolationKind::Custom { code, message } => {
             let why = message
@@ -116,6 +139,15 @@ fn invalid_reason(kind: &ViolationKind) -> String {
             reason: Some(reason),
         } => reason.clone(),
         _ => "the arguments do not match the schema".into(),
+    }
+}
+
+/// The kind of value whose size `unit` counts.
+fn container(unit: LengthUnit) -> &'static str {
+    match unit {
+        LengthUnit::Items => "array",
+        LengthUnit::Properties => "object",
+        LengthUnit::Characters => "string",
     }
 }
 
@@ -150,6 +182,12 @@ fn expected_for_envelope(kind: &ViolationKind) -> Option<String> {
         ViolationKind::Format { format } => format_name(format),
         ViolationKind::Enum { allowed, .. } => one_of(allowed),
         ViolationKind::NotUnique => "an array without duplicate items".into(),
+        ViolationKind::TooLarge { unit, limit, .. } => {
+            format!("at most {limit} {}", unit_words(*unit, *limit))
+        }
+        ViolationKind::TooManyValues { limit } => {
+            format!("at most {limit} values in the whole call")
+        }
         ViolationKind::NotAnObject => "an object of named arguments".into(),
         ViolationKind::Custom { .. }
         | ViolationKind::Invalid { .. }

@@ -16,9 +16,11 @@ use serde_json::{Value, json};
 
 use super::McpServer;
 use super::methods::{
-    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS, method_not_found,
+    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
+    method_not_found,
 };
-use crate::dispatch::UnknownTool;
+use crate::dispatch::{ToolRegistry, UnknownTool};
+use crate::input::Oversized;
 use crate::render::CANCELLED_BY_CLIENT;
 use crate::tool::CallScope;
 
@@ -106,11 +108,13 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         if let Some(request_meta) = request.meta {
             meta.extend(request_meta);
         }
-        // A non-object `arguments`, carried here by the transport (see `protocol`).
-        let raw = if meta.is_empty() {
-            None
+        // A non-object `arguments`, or the refusal of an oversized one, carried here by the
+        // transport (see `methods`).
+        let (raw, oversized) = if meta.is_empty() {
+            (None, None)
         } else {
-            meta.remove(RAW_ARGUMENTS_META_KEY)
+            let oversized = meta.remove(OVERSIZED_META_KEY);
+            (meta.remove(RAW_ARGUMENTS_META_KEY), oversized)
         };
         let arguments = match (request.arguments, raw) {
             (Some(object), _) => Some(Value::Object(object)),
@@ -120,6 +124,9 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let Some(tool) = registry.get(&request.name) else {
             return Err(registry.unknown(&request.name).into());
         };
+        if let Some(oversized) = oversized.as_ref().and_then(Oversized::from_marker) {
+            return Ok(ToolRegistry::refuse(tool, oversized.violation(0)).into());
+        }
         let scope = CallScope::connected(
             peer,
             Arc::clone(&self.session),

@@ -1,5 +1,6 @@
 //! The protocol surface this server implements: its request methods and revisions, and the
-//! `_meta` key through which the transports hand over a non-object `arguments`.
+//! `_meta` keys through which the transports hand over a non-object `arguments` or the
+//! refusal of an oversized one.
 
 /// The protocol revisions this server speaks: those with the `initialize` handshake, up to
 /// 2025-11-25. (2026-07-28 replaces it with `server/discover`, which this server answers
@@ -30,6 +31,11 @@ pub(crate) const SUPPORTED_METHODS: &[&str] = &[
 /// validation, which answers with an `isError` result saying that the arguments must be an
 /// object. A client may also send this key itself: it only ever stands in for `arguments`.
 pub(crate) const RAW_ARGUMENTS_META_KEY: &str = "rs.mcp-tool/arguments";
+
+/// Where a transport that refused a `tools/call` for an array or object over the
+/// [`InputLimits`](crate::InputLimits) says so, in place of the `arguments` it did not parse:
+/// the server answers the call with that violation, through the same path as any other.
+pub(crate) const OVERSIZED_META_KEY: &str = "rs.mcp-tool/oversized";
 
 /// The JSON-RPC error message (-32601) for a method the server does not implement.
 pub(crate) fn method_not_found(method: &str) -> String {

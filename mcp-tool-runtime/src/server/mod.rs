@@ -6,7 +6,9 @@ mod methods;
 
 #[cfg(feature = "http")]
 pub(crate) use methods::SUPPORTED_PROTOCOL_VERSIONS;
-pub(crate) use methods::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found};
+pub(crate) use methods::{
+    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found,
+};
 
 use std::fmt;
 use std::sync::Arc;
@@ -16,7 +18,7 @@ use rmcp::model::Implementation;
 use serde_json::Value;
 
 use crate::dispatch::{RegistryError, ToolRegistry, UnknownTool};
-use crate::input::InputMode;
+use crate::input::{InputLimits, InputMode};
 use crate::schema::SchemaProfile;
 use crate::tool::{Session, Shared, ToolDef, ToolSet};
 
@@ -30,6 +32,7 @@ pub struct ServerBuilder<S> {
     profile: SchemaProfile,
     default_timeout: Option<Duration>,
     input_mode: InputMode,
+    input_limits: InputLimits,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
@@ -113,6 +116,15 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
+    /// How large an array or object of a message may be, and how many values it may hold
+    /// in all (default 100,000 items, 10,000 keys and 200,000 values; see [`InputLimits`]).
+    /// Both transports check every message against them before parsing it, and calls made
+    /// otherwise are checked before their arguments are parsed.
+    pub fn input_limits(mut self, limits: InputLimits) -> Self {
+        self.input_limits = limits;
+        self
+    }
+
     /// Builds the registry and publishes every tool definition once. Fails when there is no
     /// tool, or when two tools share a name.
     pub fn build(self) -> Result<McpServer<S>, RegistryError> {
@@ -122,8 +134,9 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         let implementation = self
             .implementation
             .unwrap_or_else(|| default_implementation(&self.tools));
-        let registry =
-            ToolRegistry::new(self.tools, self.profile)?.with_input_mode(self.input_mode);
+        let registry = ToolRegistry::new(self.tools, self.profile)?
+            .with_input_mode(self.input_mode)
+            .with_input_limits(self.input_limits);
         Ok(McpServer {
             inner: Arc::new(Inner {
                 state: Shared::new(self.state),
@@ -239,6 +252,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             instructions: None,
             profile: SchemaProfile::default(),
             input_mode: InputMode::default(),
+            input_limits: InputLimits::default(),
             default_timeout: None,
         }
     }

@@ -5,6 +5,7 @@
 #[cfg(feature = "http")]
 mod http;
 mod jsonrpc;
+mod oversized;
 mod shutdown;
 mod stdio;
 

@@ -24,8 +24,10 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{self, Inbound};
+use super::oversized::{self, Screen};
 use super::shutdown;
 use crate::StderrLog;
+use crate::input::InputLimits;
 use crate::server::{McpServer, ServeError};
 
 /// The default time the calls already read get to finish after a shutdown signal.
@@ -108,10 +110,11 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     }
 
     /// Serves MCP over any line transport, such as a [`LineTransport`] on a socket or a pipe.
-    pub async fn serve_lines<R>(self, transport: LineTransport<R>) -> Result<(), ServeError>
+    pub async fn serve_lines<R>(self, mut transport: LineTransport<R>) -> Result<(), ServeError>
     where
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
     {
+        transport.limits = self.registry().input_limits();
         let running = self
             .serve(transport)
             .await
@@ -289,6 +292,8 @@ pub struct LineTransport<R> {
     initialized: bool,
     /// Cancelled to end the input as if the client had closed it (on a shutdown signal).
     end_input: CancellationToken,
+    /// The server's limits on a message's arrays and objects, checked on each line.
+    limits: InputLimits,
 }
 
 impl LineTransport<StdinReader> {
@@ -371,6 +376,7 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             writer_stopped: Some(writer_stopped),
             initialized: false,
             end_input: CancellationToken::new(),
+            limits: InputLimits::default(),
         }
     }
 
@@ -543,7 +549,12 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
             if trimmed.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let inbound = match jsonrpc::classify(trimmed) {
+            let inbound = match oversized::screen(trimmed, &self.limits) {
+                Screen::Pass => jsonrpc::classify(trimmed),
+                Screen::Replace(stand_in) => jsonrpc::classify(&stand_in),
+                Screen::Answer(inbound) => inbound,
+            };
+            let inbound = match inbound {
                 Inbound::Deliver(message) if !self.initialized => self.admit(*message),
                 inbound => inbound,
             };

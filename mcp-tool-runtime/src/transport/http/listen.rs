@@ -11,17 +11,15 @@ use http::{StatusCode, header};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use rmcp::model::ErrorCode;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use super::super::shutdown;
-use super::{Guard, HttpOptions, HttpResponse, reject, text};
+use super::release::release_memory;
+use super::{Guard, HttpOptions, HttpResponse, OVERLOADED_CODE, reject, text};
 use crate::server::{McpServer, ServeError};
 
-/// The code of a 503 past the connection cap, from the range JSON-RPC leaves to servers.
-const OVERLOADED_CODE: ErrorCode = ErrorCode(-32000);
 /// The first wait after a failed accept, doubled while failures go on, up to the last.
 const FIRST_ACCEPT_BACKOFF: Duration = Duration::from_millis(10);
 const LAST_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
@@ -63,6 +61,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         let (stop, stopping) = watch::channel(false);
         tokio::select! {
             () = accept_loop(&listener, &guard, &permits, &stopping) => {}
+            () = release_memory(&guard.session_cap, &guard.sessions, &guard.body_bytes) => {}
             () = shutdown => {}
         }
         drop(listener);

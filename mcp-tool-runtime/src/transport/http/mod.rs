@@ -13,7 +13,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use rmcp::model::{ErrorCode, JsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_server::SessionManager;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
@@ -21,14 +21,20 @@ use subtle::ConstantTimeEq;
 mod authority;
 mod in_flight;
 mod listen;
+mod release;
+mod sessions;
 mod text;
 
 use super::jsonrpc::{self, Inbound};
+use super::oversized::{self, Screen};
 use crate::error::ToolError;
+use crate::input::InputLimits;
 use crate::server::{McpServer, SUPPORTED_PROTOCOL_VERSIONS};
 use crate::tool::run_heavy;
 use authority::{host_allowed, origin_allowed};
 use in_flight::{Claim, InFlight};
+use release::BodyBytes;
+use sessions::SessionCap;
 
 /// The default body limit: 256 KiB.
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
@@ -42,6 +48,17 @@ pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default time in-flight requests get to finish after a shutdown signal.
 pub(crate) const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(10);
+/// The default cap on live sessions. Each costs about 57 KiB (rmcp's tasks and channels,
+/// measured in BENCHMARKS.md), so the cap bounds what sessions can take to some 560 MiB:
+/// room for far more clients than one process serves, and a bound a small machine survives.
+pub(crate) const DEFAULT_MAX_SESSIONS: usize = 10_000;
+/// The default time a session may go without a message before it is closed: rmcp's own.
+pub(crate) const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = SessionConfig::DEFAULT_KEEP_ALIVE;
+/// How long a client refused past the session cap is told to wait: places free up as
+/// clients close sessions or leave them idle, which takes seconds to minutes.
+const SESSION_RETRY_AFTER_SECS: u64 = 30;
+/// The code of 503 answers, from the range JSON-RPC leaves to servers.
+const OVERLOADED_CODE: ErrorCode = ErrorCode(-32000);
 /// The default endpoint path.
 pub(crate) const DEFAULT_PATH: &str = "/mcp";
 /// The header that names a session.
@@ -87,7 +104,11 @@ const DEFAULT_ORIGINS: &[&str] = &[
 /// | within a session, the request's id is not that of one still being answered | 400, -32600 with that id |
 ///
 /// At most [`HttpOptions::max_connections`] connections are served at once (default 512);
-/// one more gets 503 with `Retry-After` (code -32000). A request's header must arrive within
+/// one more gets 503 with `Retry-After` (code -32000). At most [`HttpOptions::max_sessions`]
+/// sessions live at once (default 10,000): an `initialize` past that gets 503 with
+/// `Retry-After` and the same code, while the open sessions are served as before. A session
+/// without a message for [`HttpOptions::session_idle_timeout`] (default 5 minutes) is closed,
+/// and its id answers 404 from then on. A request's header must arrive within
 /// [`HttpOptions::header_timeout`] (the connection is closed otherwise; this also ends idle
 /// connections) and its body within [`HttpOptions::body_timeout`] (408, then closed). On
 /// SIGTERM or SIGINT the server shuts down gracefully (see [`HttpOptions::grace_period`]). Before
@@ -122,6 +143,8 @@ pub struct HttpOptions {
     stateless: bool,
     max_body_bytes: usize,
     max_connections: usize,
+    max_sessions: usize,
+    session_idle_timeout: Duration,
     header_timeout: Duration,
     body_timeout: Duration,
     grace_period: Duration,
@@ -138,6 +161,8 @@ impl std::fmt::Debug for HttpOptions {
             .field("stateless", &self.stateless)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_connections", &self.max_connections)
+            .field("max_sessions", &self.max_sessions)
+            .field("session_idle_timeout", &self.session_idle_timeout)
             .field("header_timeout", &self.header_timeout)
             .field("body_timeout", &self.body_timeout)
             .field("grace_period", &self.grace_period)
@@ -156,6 +181,8 @@ impl Default for HttpOptions {
             stateless: false,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             grace_period: DEFAULT_GRACE_PERIOD,
@@ -227,6 +254,26 @@ impl HttpOptions {
     /// process's open-file limit (`ulimit -n`).
     pub fn max_connections(mut self, connections: usize) -> Self {
         self.max_connections = connections.max(1);
+        self
+    }
+
+    /// The most sessions alive at once (default 10,000; at least 1). Past it, an
+    /// `initialize` that would open one more gets 503 with `Retry-After` and a JSON-RPC error
+    /// with its id; the open sessions are served as before, and a place frees up when one is
+    /// closed (`DELETE`) or expires (see [`HttpOptions::session_idle_timeout`]). Each session
+    /// costs about 57 KiB. Stateless mode has no sessions.
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// How long a session may go without a message before it is closed (default 5 minutes):
+    /// its memory is released and its id answers 404, so a client that left does not hold a
+    /// place under [`HttpOptions::max_sessions`]. rmcp counts from the session's last message
+    /// in either direction, so set it above your longest tool call: a call that runs longer
+    /// with nothing else said on its session is ended with it.
+    pub fn session_idle_timeout(mut self, limit: Duration) -> Self {
+        self.session_idle_timeout = limit;
         self
     }
 
@@ -376,6 +423,12 @@ struct Guard<S: Send + Sync + 'static> {
     sessions: Arc<LocalSessionManager>,
     /// The request ids being answered on each session, to refuse a duplicate.
     in_flight: InFlight,
+    /// The places under [`HttpOptions::max_sessions`].
+    session_cap: SessionCap,
+    /// The body bytes read, to know when to give freed memory back (see `release`).
+    body_bytes: BodyBytes,
+    /// The server's limits on a message's arrays and objects, checked on each body.
+    limits: InputLimits,
 }
 
 impl<S: Send + Sync + 'static> Guard<S> {
@@ -388,17 +441,23 @@ impl<S: Send + Sync + 'static> Guard<S> {
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.stateless)
             .with_max_request_body_bytes(options.max_body_bytes);
-        let sessions = Arc::new(LocalSessionManager::default());
+        let limits = server.registry().input_limits();
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(options.session_idle_timeout);
+        let sessions = Arc::new(sessions);
         let service = StreamableHttpService::new(
             move || Ok(server.new_session()),
             Arc::clone(&sessions),
             config,
         );
         Self {
+            session_cap: SessionCap::new(options.max_sessions),
+            body_bytes: BodyBytes::default(),
             options,
             service,
             sessions,
             in_flight: InFlight::default(),
+            limits,
         }
     }
 
@@ -578,19 +637,54 @@ impl<S: Send + Sync + 'static> Guard<S> {
     }
 
     async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
-        let (request, id) = match self.admit(request).await {
+        let (request, screened) = match self.admit(request).await {
             Ok(admitted) => admitted,
             Err(rejection) => return *rejection,
         };
-        let claim = match self.claim(&request, id.as_ref()) {
+        let claim = match self.claim(&request, screened.id.as_ref()) {
             Ok(claim) => claim,
             Err(rejection) => return *rejection,
+        };
+        // Held until rmcp has stored the session it opens.
+        let _opening = if self.opens_session(&request, &screened) {
+            match self.session_cap.reserve(&self.sessions).await {
+                Some(opening) => Some(opening),
+                None => return self.too_many_sessions(screened.id.as_ref()),
+            }
+        } else {
+            None
         };
         let response = with_json_rpc_body(self.service.handle(request).await).await;
         match claim {
             Some(claim) => release_when_sent(response, claim),
             None => response,
         }
+    }
+
+    /// Whether rmcp would open a session for `request`: an `initialize` outside any.
+    fn opens_session(&self, request: &Request<Full<Bytes>>, screened: &Screened) -> bool {
+        screened.initialize
+            && !self.options.stateless
+            && !request.headers().contains_key(SESSION_HEADER)
+    }
+
+    /// The answer to an `initialize` past the session cap, with its id.
+    fn too_many_sessions(&self, id: Option<&RequestId>) -> HttpResponse {
+        let cap = self.options.max_sessions;
+        tracing::warn!(cap, "refused a session over the cap");
+        let id = id.map(|id| json!(id));
+        let answer = jsonrpc::error_response(
+            id.as_ref(),
+            OVERLOADED_CODE,
+            text::http_too_many_sessions(cap),
+            Some(json!({"maxSessions": cap, "httpStatus": 503})),
+        );
+        let mut response = json_reply(StatusCode::SERVICE_UNAVAILABLE, &answer);
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from(SESSION_RETRY_AFTER_SECS),
+        );
+        response
     }
 
     /// Claims the id of a request made within a session, until its answer is sent; `Err`
@@ -620,12 +714,12 @@ impl<S: Send + Sync + 'static> Guard<S> {
         }
     }
 
-    /// The request as rmcp gets it, with the id of the JSON-RPC request it carries (if it
-    /// is one), or the answer that stops it here.
+    /// The request as rmcp gets it, with what its JSON-RPC message is, or the answer that
+    /// stops it here.
     async fn admit(
         &self,
         request: Request<Incoming>,
-    ) -> Result<(Request<Full<Bytes>>, Option<RequestId>), Box<HttpResponse>> {
+    ) -> Result<(Request<Full<Bytes>>, Screened), Box<HttpResponse>> {
         if let Err(rejection) = self.check(&request) {
             tracing::info!(
                 method = %request.method(),
@@ -637,18 +731,19 @@ impl<S: Send + Sync + 'static> Guard<S> {
         self.check_session(&request).await?;
         let (parts, body) = request.into_parts();
         let bytes = self.read_body(&parts, body).await?;
-        let (bytes, id) = if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
+        let (bytes, screened) = if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
             // Reading a large body into JSON takes a while; off the executor, it delays no
             // other request.
-            run_heavy(move || screen(bytes))
+            let limits = self.limits;
+            run_heavy(move || screen(bytes, &limits))
                 .await
                 .map_err(|error| Box::new(internal_failure(&error)))??
         } else if parts.method == Method::POST {
-            screen(bytes)?
+            screen(bytes, &self.limits)?
         } else {
-            (bytes, None)
+            (bytes, Screened::default())
         };
-        Ok((Request::from_parts(parts, Full::new(bytes)), id))
+        Ok((Request::from_parts(parts, Full::new(bytes)), screened))
     }
 
     /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
@@ -697,7 +792,11 @@ impl<S: Send + Sync + 'static> Guard<S> {
             return Err(Box::new(self.body_too_slow()));
         };
         match collected {
-            Ok(collected) => Ok(collected.to_bytes()),
+            Ok(collected) => {
+                let bytes = collected.to_bytes();
+                self.body_bytes.add(bytes.len());
+                Ok(bytes)
+            }
             Err(error) if error.is::<http_body_util::LengthLimitError>() => {
                 self.drain(&mut body).await;
                 Err(Box::new(self.too_large(None)))
@@ -743,18 +842,39 @@ fn internal_failure(error: &ToolError) -> HttpResponse {
     )
 }
 
+/// What the guard needs to know of the message a POST carries.
+#[derive(Default)]
+struct Screened {
+    /// The id of a request.
+    id: Option<RequestId>,
+    /// Whether it is `initialize`.
+    initialize: bool,
+}
+
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
 /// answer. Malformed messages are 400; a well-formed request for an unknown method or with
-/// wrong params is answered like any other request (200). A request's id comes along.
-fn screen(bytes: Bytes) -> Result<(Bytes, Option<RequestId>), Box<HttpResponse>> {
-    match jsonrpc::classify(&bytes) {
+/// wrong params is answered like any other request (200).
+fn screen(bytes: Bytes, limits: &InputLimits) -> Result<(Bytes, Screened), Box<HttpResponse>> {
+    let (bytes, inbound) = match oversized::screen(&bytes, limits) {
+        Screen::Pass => {
+            let inbound = jsonrpc::classify(&bytes);
+            (bytes, inbound)
+        }
+        Screen::Replace(stand_in) => {
+            let inbound = jsonrpc::classify(&stand_in);
+            (Bytes::from(stand_in), inbound)
+        }
+        Screen::Answer(inbound) => (bytes, inbound),
+    };
+    match inbound {
         Inbound::Deliver(message) => {
+            let initialize = jsonrpc::is_initialize(&message);
             let id = match *message {
                 JsonRpcMessage::Request(request) => Some(request.id),
                 _ => None,
             };
             let bytes = jsonrpc::rewrite_body(&bytes).map_or(bytes, Bytes::from);
-            Ok((bytes, id))
+            Ok((bytes, Screened { id, initialize }))
         }
         Inbound::Reply(answer) => {
             let code = answer["error"]["code"].as_i64().unwrap_or_default();

@@ -113,6 +113,13 @@ pub(super) fn http_too_many_connections(cap: usize) -> String {
     )
 }
 
+/// HTTP 503 for an `initialize` past the session cap.
+pub(super) fn http_too_many_sessions(cap: usize) -> String {
+    format!(
+        "Service unavailable: the server holds its limit of {cap} sessions. Retry later, or reuse an open session; a session frees its place when closed (DELETE with its Mcp-Session-Id) or left idle until it expires."
+    )
+}
+
 /// HTTP 408 for a body that did not arrive in time.
 pub(super) fn http_body_timeout(limit: std::time::Duration) -> String {
     format!(

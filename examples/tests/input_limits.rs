@@ -1,0 +1,159 @@
+//! The limits on the arrays and objects of a message, checked before it is parsed, over
+//! stdio and HTTP. Against the real `inventory` binary.
+
+use mcp_tool_test_support::http::{Connection, HttpServer, initialize_body};
+use mcp_tool_test_support::stdio::{StdioSession, text_of};
+use serde_json::{Value, json};
+
+const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
+
+/// Small limits that still let the handshake through (its largest object has 4 keys).
+const SMALL: &[&str] = &["--max-array-items", "3", "--max-object-keys", "4"];
+
+/// The text of a refused call, up to its "Valid call" line (which belongs to the schema
+/// profile).
+fn refusal(tool: &str, sentence: &str) -> String {
+    format!("Invalid arguments for tool '{tool}': 1 problem.\n- {sentence}\nValid call: {tool}(")
+}
+
+/// Asserts that `result` refuses the call of `tool` with `sentence`, for the violation at
+/// `path`.
+fn assert_refused(result: &Value, tool: &str, sentence: &str, path: &str) {
+    assert_eq!(result["isError"], true, "{result}");
+    let text = text_of(result);
+    assert!(text.starts_with(&refusal(tool, sentence)), "{text}");
+    let violation = &result["_meta"]["rs.mcp-tool/error"]["violations"][0];
+    assert_eq!(violation["problem"], "too_large", "{violation}");
+    assert_eq!(violation["path"], path, "{violation}");
+    assert_eq!(violation.get("received"), None, "{violation}");
+}
+
+#[test]
+fn an_array_over_the_default_limit_is_refused_and_one_at_it_is_served() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    let tags = vec!["a"; 100_001];
+    let result = session.call_tool("search_items", json!({"query": "tea", "tags": tags}));
+    assert_refused(
+        &result,
+        "search_items",
+        "Argument 'tags' has 100001 items, more than the 100000 this server accepts in one \
+         array. Send at most 100000 items, or split the work over several calls.",
+        "tags",
+    );
+    let envelope = &result["_meta"]["rs.mcp-tool/error"]["violations"][0];
+    assert_eq!(envelope["expected"], "at most 100000 items");
+    let tags = vec!["tea"; 100_000];
+    let result = session.call_tool("search_items", json!({"query": "tea", "tags": tags}));
+    assert_eq!(result["isError"], false, "{result}");
+}
+
+#[test]
+fn nested_arrays_and_objects_are_refused_by_their_path() {
+    let mut session = StdioSession::start(INVENTORY, SMALL);
+    let result = session.call_tool(
+        "search_items",
+        json!({"query": "tea", "extra": {"deep": [{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}]}}),
+    );
+    assert_refused(
+        &result,
+        "search_items",
+        "Argument 'extra.deep[0]' has 5 properties, more than the 4 this server accepts in \
+         one object. Send at most 4 properties, or split the work over several calls.",
+        "extra.deep[0]",
+    );
+    let result = session.call_tool(
+        "search_items",
+        json!({"query": "tea", "sort": "asc", "limit": 3, "tags": [], "x": 1}),
+    );
+    assert_refused(
+        &result,
+        "search_items",
+        "The arguments have 5 properties, more than the 4 this server accepts in one object. \
+         Send at most 4 properties, or split the work over several calls.",
+        "",
+    );
+    let result = session.call_tool("search_items", json!({"query": "tea", "tags": ["tea"]}));
+    assert_eq!(result["isError"], false, "{result}");
+}
+
+#[test]
+fn a_call_past_the_values_of_one_message_is_refused_where_the_count_passed_it() {
+    let mut session = StdioSession::start(INVENTORY, &["--max-values", "30"]);
+    // The envelope holds 7 values: the message, jsonrpc, id, method, params, name, arguments.
+    let result = session.call_tool(
+        "search_items",
+        json!({"query": "tea", "tags": vec!["a"; 30]}),
+    );
+    assert_refused(
+        &result,
+        "search_items",
+        "Argument 'tags' takes the call past 30 values in all, the most this server accepts \
+         in one call. Send fewer values, or split the work over several calls.",
+        "tags",
+    );
+    let result = session.call_tool(
+        "search_items",
+        json!({"query": "tea", "tags": vec!["a"; 21]}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+}
+
+#[test]
+fn other_messages_over_the_limits_get_json_rpc_errors_or_are_dropped() {
+    let mut session = StdioSession::start(INVENTORY, SMALL);
+    session.send_line(r#"{"jsonrpc":"2.0","id":"p","method":"ping","params":{"pad":[1,2,3,4]}}"#);
+    assert_eq!(
+        session.wait_for_id(&json!("p")),
+        json!({"jsonrpc": "2.0", "id": "p", "error": {"code": -32602,
+            "message": "Invalid params: 'params.pad' has 4 items, more than the 3 this server \
+                accepts in one array. Send a smaller message.",
+            "data": {"path": "params.pad", "count": 4, "limit": 3}}})
+    );
+    session.send_line(r#"{"jsonrpc":"2.0","id":9,"method":"ping","pad":[[1,2,3,4]]}"#);
+    assert_eq!(
+        session.wait_for_id(&json!(9))["error"]["message"],
+        "Invalid request: 'pad[0]' has 4 items, more than the 3 this server accepts in one \
+         array. Send a smaller message."
+    );
+    // A notification is never answered; the session goes on.
+    session.send_line(
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"x":[1,2,3,4]}}"#,
+    );
+    let pong = session.request("ping", json!({}));
+    assert_eq!(pong["result"], json!({}), "{pong}");
+}
+
+#[test]
+fn over_http_a_call_over_the_limits_is_refused_on_its_session() {
+    let server = HttpServer::start(INVENTORY, SMALL, &[]);
+    let mut connection = Connection::open(&server.addr);
+    let reply = connection.post(&[], initialize_body().as_bytes());
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_string();
+    let headers = [("Mcp-Session-Id", session.as_str())];
+    let notified = connection.post(
+        &headers,
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(notified.status, 202, "{notified:?}");
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "search_items",
+                   "arguments": {"query": "tea", "tags": ["a", "b", "c", "d"]}}});
+    let reply = connection.post(&headers, call.to_string().as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let answer = &reply.messages()[0];
+    assert_eq!(answer["id"], 5, "{answer}");
+    assert_refused(
+        &answer["result"],
+        "search_items",
+        "Argument 'tags' has 4 items, more than the 3 this server accepts in one array. Send \
+         at most 3 items, or split the work over several calls.",
+        "tags",
+    );
+    let call = json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+        "params": {"name": "get_user", "arguments": {"user_id": 2}}});
+    let reply = connection.post(&headers, call.to_string().as_bytes());
+    assert_eq!(reply.messages()[0]["result"]["isError"], false, "{reply:?}");
+}

@@ -1,0 +1,580 @@
+//! Limits on the size of the arrays and objects in one message, found by one pass over its
+//! JSON that builds nothing.
+//!
+//! Parsed JSON costs far more than its text: `0,` is two bytes on the wire and a 32-byte
+//! value once parsed, and rmcp's message types buffer a message again on their way in. A 4
+//! MiB line of a million small items took the server past 500 MB. The transports run this
+//! pass over the raw bytes before anything is parsed, and dispatch runs it again over the
+//! arguments of a call that did not come through them (in-process, or another transport).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserializer;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Value, json};
+
+use crate::error::{ArgPath, LengthUnit, Violation, ViolationKind};
+
+/// The default limit on the items of one array. A model writes a call's arguments token by
+/// token, and even the largest output budgets (some 100,000 tokens) cannot write this many
+/// items; a client that sends them sends data, which belongs in a resource or a file.
+pub(crate) const DEFAULT_MAX_ARRAY_ITEMS: usize = 100_000;
+/// The default limit on the keys of one object: objects with named fields have tens of
+/// them, and maps keyed by data rarely thousands.
+pub(crate) const DEFAULT_MAX_OBJECT_KEYS: usize = 10_000;
+/// The default limit on the values of one message, every scalar, array and object counted:
+/// an array at its limit and as much again beside it. The limits on one array or object do
+/// not bound a message, which may hold many of them; this does, and with it the memory a
+/// call takes (some 300 to 500 bytes a value while it is parsed, BENCHMARKS.md).
+pub(crate) const DEFAULT_MAX_VALUES: usize = 200_000;
+/// How deep the pass follows, as serde_json's parser does: a message nested deeper is
+/// refused by the parser anyway, and a value built in-process this deep is left to the rest
+/// of the checks.
+const MAX_DEPTH: usize = 128;
+
+/// How large the arrays and objects of one message may be, checked before it is parsed.
+///
+/// A message with an array of more than [`InputLimits::max_array_items`] items, or an
+/// object of more than [`InputLimits::max_object_keys`] keys, anywhere in it, or more than
+/// [`InputLimits::max_values`] values in all, is answered without being parsed: a `tools/call` whose arguments hold it gets an `isError` result that
+/// names the argument and the limit; any other request a JSON-RPC error (-32602). Set them on
+/// [`ServerBuilder::input_limits`](crate::ServerBuilder::input_limits).
+///
+/// ```
+/// use mcp_tool_runtime::InputLimits;
+/// let limits = InputLimits::default().max_array_items(1_000).max_object_keys(100);
+/// assert_eq!(limits.array_items(), 1_000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputLimits {
+    array_items: usize,
+    object_keys: usize,
+    values: usize,
+}
+
+impl Default for InputLimits {
+    fn default() -> Self {
+        Self {
+            array_items: DEFAULT_MAX_ARRAY_ITEMS,
+            object_keys: DEFAULT_MAX_OBJECT_KEYS,
+            values: DEFAULT_MAX_VALUES,
+        }
+    }
+}
+
+impl InputLimits {
+    /// The most items one array may have (default 100,000).
+    pub fn max_array_items(mut self, items: usize) -> Self {
+        self.array_items = items;
+        self
+    }
+
+    /// The most keys one object may have (default 10,000).
+    pub fn max_object_keys(mut self, keys: usize) -> Self {
+        self.object_keys = keys;
+        self
+    }
+
+    /// The most values one message may hold in all, every scalar, array and object counted
+    /// (default 200,000). For a call made in-process, its arguments are counted.
+    pub fn max_values(mut self, values: usize) -> Self {
+        self.values = values;
+        self
+    }
+
+    /// The limit on the values of one message.
+    pub fn values(&self) -> usize {
+        self.values
+    }
+
+    /// The limit on the items of one array.
+    pub fn array_items(&self) -> usize {
+        self.array_items
+    }
+
+    /// The limit on the keys of one object.
+    pub fn object_keys(&self) -> usize {
+        self.object_keys
+    }
+
+    /// The first array or object over the limits in the JSON `bytes`; `None` when there is
+    /// none, or when the bytes are not JSON (the parser that comes next says so).
+    pub(crate) fn check_bytes(&self, bytes: &[u8]) -> Option<Oversized> {
+        let mut scan = Scan::new(*self);
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        // An error is either the stop after a find, or JSON the parser will refuse.
+        let _ = Node(&mut scan).deserialize(&mut deserializer);
+        scan.found
+    }
+
+    /// The first array or object over the limits in `value`, as a violation of the
+    /// arguments it is.
+    pub(crate) fn check_arguments(&self, value: &Value) -> Option<Violation> {
+        self.check_value(value)
+            .map(|oversized| oversized.violation(0))
+    }
+
+    /// [`InputLimits::check_bytes`] for a value already built: the same pass in the same
+    /// order, but the path is only built for what it finds, as the search unwinds, so that
+    /// arguments within the limits (dispatch walks every call's) cost no allocation.
+    fn check_value(&self, value: &Value) -> Option<Oversized> {
+        let mut values = 0;
+        let walked = count_one(&mut values, self).and_then(|()| walk(value, self, &mut values, 0));
+        let mut found = walked.err().flatten()?;
+        found.path.reverse();
+        Some(found)
+    }
+}
+
+/// What [`walk`] stops at: what it found, its path reversed and missing the steps above the
+/// value walked; `None` past the depth the pass follows.
+type Walked = Result<(), Option<Oversized>>;
+
+/// Walks `value` (at `depth`), counting its values into `values`.
+fn walk(value: &Value, limits: &InputLimits, values: &mut usize, depth: usize) -> Walked {
+    let (count, limit, measure) = match value {
+        Value::Array(items) => {
+            if depth >= MAX_DEPTH {
+                return Err(None);
+            }
+            for (index, item) in items.iter().enumerate().take(limits.array_items) {
+                count_one(values, limits)?;
+                walk(item, limits, values, depth + 1)
+                    .map_err(|found| found.map(|o| o.above(Step::Index(index))))?;
+            }
+            (items.len(), limits.array_items, Measure::Items)
+        }
+        Value::Object(members) => {
+            if depth >= MAX_DEPTH {
+                return Err(None);
+            }
+            for (key, member) in members.iter().take(limits.object_keys) {
+                count_one(values, limits)?;
+                // The key is copied only for what was found.
+                walk(member, limits, values, depth + 1)
+                    .map_err(|found| found.map(|o| o.above(Step::Key(key.clone()))))?;
+            }
+            (members.len(), limits.object_keys, Measure::Keys)
+        }
+        _ => return Ok(()),
+    };
+    if count <= limit {
+        return Ok(());
+    }
+    let (count, limit) = (count as u64, limit as u64);
+    Err(Some(Oversized {
+        path: Vec::new(),
+        measure,
+        count,
+        limit,
+    }))
+}
+
+/// Counts one more value; past the limit, what is found is the array or object it is in.
+fn count_one(values: &mut usize, limits: &InputLimits) -> Walked {
+    *values += 1;
+    if *values <= limits.values {
+        return Ok(());
+    }
+    Err(Some(Oversized {
+        path: Vec::new(),
+        measure: Measure::Values,
+        count: *values as u64,
+        limit: limits.values as u64,
+    }))
+}
+
+/// One step of a path through a JSON document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// What a limit counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Measure {
+    /// The items of one array.
+    Items,
+    /// The keys of one object.
+    Keys,
+    /// The values of the whole message.
+    Values,
+}
+
+/// A limit passed: where (the array or object over it, or the one whose value took the
+/// message past [`InputLimits::max_values`]; from the root of what was checked), what it
+/// counts, how many there are (for values, one past the limit: the pass stops there) and
+/// how many are allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Oversized {
+    pub(crate) path: Vec<Step>,
+    pub(crate) measure: Measure,
+    pub(crate) count: u64,
+    pub(crate) limit: u64,
+}
+
+impl Oversized {
+    /// The same, found one `step` further down (paths are built backwards as a walk
+    /// unwinds).
+    fn above(mut self, step: Step) -> Self {
+        self.path.push(step);
+        self
+    }
+
+    /// The problem as a violation of the arguments, whose object is at depth `from` of the
+    /// path (0 when the arguments were checked on their own).
+    pub(crate) fn violation(&self, from: usize) -> Violation {
+        let mut path = ArgPath::root();
+        for step in self.path.iter().skip(from) {
+            path = match step {
+                Step::Key(key) => path.key(key.as_str()),
+                Step::Index(index) => path.index(*index),
+            };
+        }
+        let limit = self.limit;
+        let kind = match self.measure {
+            Measure::Values => ViolationKind::TooManyValues { limit },
+            Measure::Items => ViolationKind::TooLarge {
+                unit: LengthUnit::Items,
+                actual: self.count,
+                limit,
+            },
+            Measure::Keys => ViolationKind::TooLarge {
+                unit: LengthUnit::Properties,
+                actual: self.count,
+                limit,
+            },
+        };
+        Violation::new(path, kind, None)
+    }
+}
+
+impl Oversized {
+    /// The problem, from depth `from` of its path on, as the transports hand it to the
+    /// server in place of the arguments (see `server::OVERSIZED_META_KEY`).
+    pub(crate) fn marker(&self, from: usize) -> Value {
+        let path: Vec<Value> = self
+            .path
+            .iter()
+            .skip(from)
+            .map(|step| match step {
+                Step::Key(key) => json!(key),
+                Step::Index(index) => json!(index),
+            })
+            .collect();
+        let unit = match self.measure {
+            Measure::Items => "items",
+            Measure::Keys => "properties",
+            Measure::Values => "values",
+        };
+        json!({"path": path, "unit": unit, "count": self.count, "limit": self.limit})
+    }
+
+    /// The problem a [`Oversized::marker`] describes; `None` for anything else.
+    pub(crate) fn from_marker(marker: &Value) -> Option<Self> {
+        let path = marker["path"]
+            .as_array()?
+            .iter()
+            .map(|step| match step {
+                Value::String(key) => Some(Step::Key(key.clone())),
+                index => index.as_u64().map(|index| Step::Index(index as usize)),
+            })
+            .collect::<Option<Vec<Step>>>()?;
+        let measure = match marker["unit"].as_str()? {
+            "items" => Measure::Items,
+            "properties" => Measure::Keys,
+            "values" => Measure::Values,
+            _ => return None,
+        };
+        Some(Self {
+            path,
+            measure,
+            count: marker["count"].as_u64()?,
+            limit: marker["limit"].as_u64()?,
+        })
+    }
+}
+
+/// A step as it is read: keys borrow from the input unless they hold escapes.
+enum ReadStep<'de> {
+    Key(Cow<'de, str>),
+    Index(usize),
+}
+
+struct Scan<'de> {
+    limits: InputLimits,
+    path: Vec<ReadStep<'de>>,
+    /// The values seen so far.
+    values: usize,
+    found: Option<Oversized>,
+}
+
+impl Scan<'_> {
+    fn new(limits: InputLimits) -> Self {
+        Self {
+            limits,
+            path: Vec::new(),
+            values: 0,
+            found: None,
+        }
+    }
+
+    /// Records that the container at the current path has `count` of `measure` when that
+    /// is over `limit`; `Err` then stops the pass.
+    fn measure<E: de::Error>(
+        &mut self,
+        count: usize,
+        limit: usize,
+        measure: Measure,
+    ) -> Result<(), E> {
+        if count <= limit {
+            return Ok(());
+        }
+        let path = self
+            .path
+            .iter()
+            .map(|step| match step {
+                ReadStep::Key(key) => Step::Key(key.to_string()),
+                ReadStep::Index(index) => Step::Index(*index),
+            })
+            .collect();
+        self.found = Some(Oversized {
+            path,
+            measure,
+            count: count as u64,
+            limit: limit as u64,
+        });
+        Err(E::custom(Stop))
+    }
+
+    /// Counts one more value, which the current path leads to; past the limit, records the
+    /// array or object it is in and stops the pass.
+    fn count_value<E: de::Error>(&mut self) -> Result<(), E> {
+        self.values += 1;
+        if self.values <= self.limits.values {
+            return Ok(());
+        }
+        let step = self.path.pop();
+        let stopped = self.measure(self.values, self.limits.values, Measure::Values);
+        self.path.extend(step);
+        stopped
+    }
+
+    fn descend<E: de::Error>(&self) -> Result<(), E> {
+        if self.path.len() >= MAX_DEPTH {
+            return Err(E::custom(Stop));
+        }
+        Ok(())
+    }
+}
+
+/// The error that ends the pass early.
+struct Stop;
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the size check stopped")
+    }
+}
+
+/// One value of the document, visited in place.
+struct Node<'s, 'de>(&'s mut Scan<'de>);
+
+impl<'de> DeserializeSeed<'de> for Node<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        self.0.count_value()?;
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Node<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    /// Past its limit, the rest of an array is only counted (not looked into), so that a
+    /// huge one is reported as such, with its size, rather than for the values it holds.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let scan = self.0;
+        scan.descend()?;
+        let limit = scan.limits.array_items;
+        let mut count = 0;
+        while count < limit {
+            scan.path.push(ReadStep::Index(count));
+            let item = seq.next_element_seed(Node(scan));
+            scan.path.pop();
+            if item?.is_none() {
+                return Ok(());
+            }
+            count += 1;
+        }
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            count += 1;
+        }
+        scan.measure(count, limit, Measure::Items)
+    }
+
+    /// Past its limit, the rest of an object is only counted, like an array's.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let scan = self.0;
+        scan.descend()?;
+        let limit = scan.limits.object_keys;
+        let mut count = 0;
+        while count < limit {
+            let Some(key) = map.next_key_seed(KeySeed)? else {
+                return Ok(());
+            };
+            scan.path.push(ReadStep::Key(key));
+            let value = map.next_value_seed(Node(scan));
+            scan.path.pop();
+            value?;
+            count += 1;
+        }
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {
+            count += 1;
+        }
+        scan.measure(count, limit, Measure::Keys)
+    }
+}
+
+/// An object key, borrowed from the input when it can be.
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(key))
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(key.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn limits() -> InputLimits {
+        InputLimits::default().max_array_items(3).max_object_keys(2)
+    }
+
+    #[test]
+    fn the_first_container_over_its_limit_is_found_with_its_path_and_size() {
+        let bytes = br#"{"a":[1,2,3],"b":{"c":[{"d":1,"e":2,"f\"g":3}]},"h":[1,2,3,4]}"#;
+        let found = limits().check_bytes(bytes).expect("over");
+        assert_eq!(
+            found.path,
+            vec![Step::Key("b".into()), Step::Key("c".into()), Step::Index(0)]
+        );
+        assert_eq!(
+            (found.measure, found.count, found.limit),
+            (Measure::Keys, 3, 2)
+        );
+    }
+
+    #[test]
+    fn values_and_bytes_are_checked_alike() {
+        let value = json!({"x": {"y": [1, [2, 3, 4, 5]]}});
+        let from_bytes = limits().check_bytes(value.to_string().as_bytes());
+        let from_value = limits().check_value(&value);
+        assert_eq!(from_bytes, from_value);
+        let found = from_value.expect("over");
+        assert_eq!(found.count, 4);
+        assert_eq!(found.violation(1).path.to_string(), "y[1]");
+    }
+
+    #[test]
+    fn a_marker_describes_the_problem_from_the_arguments_on() {
+        let bytes = br#"{"params":{"arguments":{"tags":["a","b","c","d"]}}}"#;
+        let found = limits().check_bytes(bytes).expect("over");
+        let marker = found.marker(2);
+        assert_eq!(
+            marker,
+            json!({"path": ["tags"], "unit": "items", "count": 4, "limit": 3})
+        );
+        let back = Oversized::from_marker(&marker).expect("a marker");
+        assert_eq!(back.violation(0), found.violation(2));
+    }
+
+    #[test]
+    fn a_message_past_its_values_is_stopped_in_the_container_that_passed_it() {
+        let limits = InputLimits::default().max_values(6);
+        let bytes = br#"{"a":[1,2],"b":{"c":[3,4]}}"#;
+        let found = limits.check_bytes(bytes).expect("over");
+        assert_eq!(
+            found.path,
+            vec![Step::Key("b".into()), Step::Key("c".into())]
+        );
+        assert_eq!(
+            (found.measure, found.count, found.limit),
+            (Measure::Values, 7, 6)
+        );
+        assert_eq!(limits.max_values(8).check_bytes(bytes), None);
+    }
+
+    #[test]
+    fn an_array_past_its_limit_is_counted_to_its_end_and_not_looked_into() {
+        let limits = InputLimits::default().max_array_items(2).max_values(5);
+        let bytes = br#"[1,2,[3,4,5,6,7],8,9]"#;
+        let found = limits.check_bytes(bytes).expect("over");
+        assert_eq!(found.path, vec![]);
+        assert_eq!((found.measure, found.count), (Measure::Items, 5));
+        let value: Value = serde_json::from_slice(bytes).expect("JSON");
+        assert_eq!(limits.check_value(&value), Some(found));
+    }
+
+    #[test]
+    fn within_the_limits_or_not_json_is_nothing_found() {
+        assert_eq!(
+            limits().check_bytes(br#"{"a":[1,2,3],"b":{"c":1,"d":2}}"#),
+            None
+        );
+        assert_eq!(limits().check_bytes(b"[1,2,3,4"), None);
+    }
+}
