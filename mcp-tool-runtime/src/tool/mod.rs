@@ -10,6 +10,8 @@ mod output;
 mod state;
 
 pub use blocking::run_blocking;
+// Only the HTTP transport screens large bodies off the executor.
+#[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
 pub use call::ToolCall;
 pub(crate) use context::{CallScope, Session};
