@@ -152,6 +152,27 @@ impl Running {
     }
 }
 
+impl Running {
+    /// The CPU time (user and system, all threads) the server has used so far, from
+    /// `/proc/<pid>/stat` in clock ticks of 10 ms (Linux's `USER_HZ` on every common
+    /// platform).
+    pub fn cpu_time(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+            .expect("/proc/<pid>/stat is readable");
+        // The command name may hold spaces: the fields are counted after its ')'.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or("", |(_, rest)| rest)
+            .split_whitespace()
+            .collect();
+        let ticks: u64 = [11, 12]
+            .iter()
+            .filter_map(|at| fields.get(*at).and_then(|field| field.parse::<u64>().ok()))
+            .sum();
+        Duration::from_millis(ticks * 10)
+    }
+}
+
 impl Drop for Running {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -166,12 +187,21 @@ pub struct Load {
     pub elapsed: Duration,
     /// Each timed call's latency, sorted.
     pub latencies: Vec<Duration>,
+    /// The server's CPU time during the run (user and system), when it was measured.
+    pub server_cpu: Option<Duration>,
 }
 
 impl Load {
     /// Calls answered per second.
     pub fn throughput(&self) -> f64 {
         self.latencies.len() as f64 / self.elapsed.as_secs_f64()
+    }
+
+    /// The server's CPU time per call, when it was measured: the cost of a call with
+    /// the noise of the machine's other work taken out (unlike `throughput`).
+    pub fn cpu_per_call(&self) -> Option<Duration> {
+        let calls = u32::try_from(self.latencies.len()).ok()?.max(1);
+        self.server_cpu.map(|cpu| cpu / calls)
     }
 
     /// The `percent`-th percentile latency (nearest rank).
@@ -217,6 +247,7 @@ async fn drive(addr: SocketAddr, mode: Mode, connections: usize, requests: usize
     Load {
         elapsed: last - started,
         latencies,
+        server_cpu: None,
     }
 }
 
@@ -465,6 +496,10 @@ pub struct Versus {
     pub ours: f64,
     /// Calls per second of the second server (median).
     pub theirs: f64,
+    /// The first server's CPU time per call (median).
+    pub ours_cpu: Duration,
+    /// The second server's CPU time per call (median).
+    pub theirs_cpu: Duration,
 }
 
 impl Versus {
@@ -493,7 +528,10 @@ pub fn interleaved(
         let mut order: Vec<usize> = (0..servers.len()).collect();
         order.rotate_left(round % servers.len().max(1));
         for index in order {
-            let load = run(running[index].addr, mode, connections, requests);
+            let server = &running[index];
+            let before = server.cpu_time();
+            let mut load = run(server.addr, mode, connections, requests);
+            load.server_cpu = Some(server.cpu_time().saturating_sub(before));
             loads[index].push(load);
         }
     }
@@ -516,9 +554,19 @@ pub fn versus_rmcp(mode: Mode, connections: usize, requests: usize, rounds: usiz
         rounds,
     );
     let rate = |loads: &[Load]| median(loads.iter().map(Load::throughput).collect());
+    let cpu = |loads: &[Load]| {
+        let seconds = loads
+            .iter()
+            .filter_map(Load::cpu_per_call)
+            .map(|cpu| cpu.as_secs_f64())
+            .collect();
+        Duration::from_secs_f64(median(seconds))
+    };
     Versus {
         ours: rate(&loads[0]),
         theirs: rate(&loads[1]),
+        ours_cpu: cpu(&loads[0]),
+        theirs_cpu: cpu(&loads[1]),
     }
 }
 

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! Defaults: ours and rmcp, both modes, 1, 100 and 300 connections, 20,000 calls a run,
-//! 3 rounds. Python servers need `bash .ci/setup-clients` first. One markdown row per
+//! 3 rounds. `--addr HOST:PORT` loads a server started by hand instead (under callgrind, say;
+//! give it one mode, the one it was started in). Python servers need `bash .ci/setup-clients` first. One markdown row per
 //! server, mode and connection count: the median over the rounds of each figure, and the
 //! range of the throughput.
 
@@ -34,34 +35,48 @@ fn main() {
     let connections = list("--connections", "1,100,300", |word| word.parse().ok());
     let requests = option("--requests").map_or(20_000, |n| n.parse().expect("--requests N"));
     let rounds = option("--rounds").map_or(3, |n| n.parse().expect("--rounds N"));
+    if let Some(addr) = option("--addr") {
+        let addr = addr.parse().expect("--addr HOST:PORT");
+        for mode in modes {
+            for &count in &connections {
+                let loads: Vec<Load> = (0..rounds)
+                    .map(|_| http_load::run(addr, mode, count, requests))
+                    .collect();
+                println!("{}", row(mode, count, "external", &loads));
+            }
+        }
+        return;
+    }
     if servers
         .iter()
         .any(|s| matches!(s, Server::Ours | Server::Rmcp))
     {
         process::build_servers();
     }
-    println!("| mode | connections | server | calls/s (range) | p50 | p99 |");
-    println!("| --- | --- | --- | --- | --- | --- |");
+    println!("| mode | connections | server | calls/s (range) | p50 | p99 | server CPU/call |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
     for mode in modes {
         for &count in &connections {
             let loads = http_load::interleaved(&servers, mode, count, requests, rounds);
             for (server, loads) in servers.iter().zip(loads) {
-                println!("{}", row(mode, count, *server, &loads));
+                println!("{}", row(mode, count, server.name(), &loads));
             }
         }
     }
 }
 
-fn row(mode: Mode, connections: usize, server: Server, loads: &[Load]) -> String {
+fn row(mode: Mode, connections: usize, server: &str, loads: &[Load]) -> String {
     let rates: Vec<f64> = loads.iter().map(Load::throughput).collect();
     for (round, load) in loads.iter().enumerate() {
         eprintln!(
-            "  {} {} c={connections} round {round}: {:.0} calls/s, p50 {:.2?}, p99 {:.2?}",
+            "  {} {} c={connections} round {round}: {:.0} calls/s, p50 {:.2?}, p99 {:.2?}, \
+             server CPU {:.1?}/call",
             mode.name(),
-            server.name(),
+            server,
             load.throughput(),
             load.percentile(50.0),
-            load.percentile(99.0)
+            load.percentile(99.0),
+            load.cpu_per_call().unwrap_or_default()
         );
     }
     let (low, high) = rates.iter().fold((f64::MAX, 0f64), |(low, high), r| {
@@ -74,10 +89,19 @@ fn row(mode: Mode, connections: usize, server: Server, loads: &[Load]) -> String
             .collect();
         http_load::median(values)
     };
+    let cpu: Vec<f64> = loads
+        .iter()
+        .filter_map(Load::cpu_per_call)
+        .map(|cpu| cpu.as_secs_f64() * 1e6)
+        .collect();
+    let cpu = match cpu.is_empty() {
+        true => "–".to_string(),
+        false => format!("{:.0} µs", http_load::median(cpu)),
+    };
     format!(
-        "| {} | {connections} | {} | {:.0} ({low:.0}–{high:.0}) | {:.2} ms | {:.2} ms |",
+        "| {} | {connections} | {} | {:.0} ({low:.0}–{high:.0}) | {:.2} ms | {:.2} ms | {cpu} |",
         mode.name(),
-        server.name(),
+        server,
         http_load::median(rates.clone()),
         millis(50.0),
         millis(99.0)

@@ -61,10 +61,13 @@ fn main() {
         for mode in Mode::ALL {
             let versus = http_load::versus_rmcp(mode, 32, 20_000, 3);
             eprintln!(
-                "  P8 {}: ours {:.0} calls/s, rmcp {:.0} calls/s (32 connections)",
+                "  P8 {}: ours {:.0} calls/s, rmcp {:.0} calls/s (32 connections); \
+                 server CPU per call: ours {:.0?}, rmcp {:.0?}",
                 mode.name(),
                 versus.ours,
-                versus.theirs
+                versus.theirs,
+                versus.ours_cpu,
+                versus.theirs_cpu
             );
             println!(
                 "P8 http_throughput_vs_rmcp {} {:.2}",
