@@ -59,7 +59,7 @@ fn main() {
     }
     if wanted("P8") {
         for mode in Mode::ALL {
-            let versus = http_load::versus_rmcp(mode, 32, 20_000, 3);
+            let versus = http_load::versus_rmcp(mode, 32, 30_000, 5);
             eprintln!(
                 "  P8 {}: ours {:.0} calls/s, rmcp {:.0} calls/s (32 connections); \
                  server CPU per call: ours {:.0?}, rmcp {:.0?}",
