@@ -574,3 +574,57 @@ pub fn versus_rmcp(mode: Mode, connections: usize, requests: usize, rounds: usiz
 pub fn python_available() -> bool {
     Path::new(&workspace_root().join(".ci/.deps/venv/bin/python")).exists()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const USER: &str = r#"{"id":2,"name":"Grace Hopper","email":"grace@example.com"}"#;
+
+    fn result(id: u64, is_error: bool) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[],"structuredContent":{USER},"isError":{is_error}}}}}"#
+        )
+    }
+
+    #[test]
+    fn a_json_answer_and_an_sse_stream_with_a_priming_event_are_both_read() {
+        assert_eq!(
+            check_answer(StatusCode::OK, result(7, false).as_bytes(), 7),
+            Ok(())
+        );
+        let stream = format!(
+            "data: \nid: 0/0\nretry: 3000\n\ndata: {}\nid: 1/0\n\n",
+            result(7, false)
+        );
+        assert_eq!(check_answer(StatusCode::OK, stream.as_bytes(), 7), Ok(()));
+        let crlf = format!("event: message\r\ndata: {}\r\n\r\n", result(7, false));
+        assert_eq!(check_answer(StatusCode::OK, crlf.as_bytes(), 7), Ok(()));
+    }
+
+    #[test]
+    fn anything_but_the_users_successful_result_for_the_id_fails() {
+        let ok = result(7, false);
+        assert!(check_answer(StatusCode::BAD_REQUEST, ok.as_bytes(), 7).is_err());
+        assert!(check_answer(StatusCode::OK, ok.as_bytes(), 8).is_err());
+        assert!(check_answer(StatusCode::OK, result(7, true).as_bytes(), 7).is_err());
+        let other_user = ok.replace("Grace Hopper", "Ada Lovelace");
+        assert!(check_answer(StatusCode::OK, other_user.as_bytes(), 7).is_err());
+        let error = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"no"}}"#;
+        assert!(check_answer(StatusCode::OK, error.as_bytes(), 7).is_err());
+        assert!(check_answer(StatusCode::OK, b"data: \n\n", 7).is_err());
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let load = Load {
+            elapsed: Duration::from_secs(1),
+            latencies: (1..=100).map(Duration::from_millis).collect(),
+            server_cpu: Some(Duration::from_millis(50)),
+        };
+        assert_eq!(load.percentile(50.0), Duration::from_millis(50));
+        assert_eq!(load.percentile(99.0), Duration::from_millis(99));
+        assert_eq!(load.throughput(), 100.0);
+        assert_eq!(load.cpu_per_call(), Some(Duration::from_micros(500)));
+    }
+}
