@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use validator::Validate;
 
 pub mod compile;
+pub mod http_load;
 pub mod measure;
 pub mod process;
 pub mod tokens;

@@ -26,8 +26,8 @@ pub fn release_dir() -> PathBuf {
         .unwrap_or_else(|| workspace_root().join("target").join("release"))
 }
 
-/// Builds, in release mode, the binaries the process goals run: our and rmcp's stdio servers
-/// and the `inventory` example.
+/// Builds, in release mode, the binaries the process goals run: our and rmcp's stdio servers,
+/// rmcp's HTTP server and the `inventory` example.
 pub fn build_servers() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
@@ -42,6 +42,8 @@ pub fn build_servers() {
             "bench-ours-stdio",
             "--bin",
             "bench-rmcp-stdio",
+            "--bin",
+            "bench-rmcp-http",
             "-p",
             "mcp-tool-examples",
             "--bin",

@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use mcp_tool_bench::http_load::{self, Mode};
 use mcp_tool_bench::{compile, measure, process};
 
 fn main() {
@@ -28,7 +29,7 @@ fn main() {
         }
     }
 
-    if wanted("P5") || wanted("P7") {
+    if wanted("P5") || wanted("P7") || wanted("P8") {
         process::build_servers();
     }
     if wanted("P5") {
@@ -55,6 +56,25 @@ fn main() {
             growth.after_few_kb, growth.after_all_kb, growth.tally
         );
         println!("P7 rss_growth_100k_calls {:.3}", growth.ratio());
+    }
+    if wanted("P8") {
+        for mode in Mode::ALL {
+            let versus = http_load::versus_rmcp(mode, 32, 30_000, 5);
+            eprintln!(
+                "  P8 {}: ours {:.0} calls/s, rmcp {:.0} calls/s (32 connections); \
+                 server CPU per call: ours {:.0?}, rmcp {:.0?}",
+                mode.name(),
+                versus.ours,
+                versus.theirs,
+                versus.ours_cpu,
+                versus.theirs_cpu
+            );
+            println!(
+                "P8 http_throughput_vs_rmcp {} {:.2}",
+                mode.name(),
+                versus.ratio()
+            );
+        }
     }
     eprintln!("  summary took {:.0?}", started.elapsed());
 }
