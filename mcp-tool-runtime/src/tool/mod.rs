@@ -8,6 +8,7 @@ mod def;
 mod finite;
 mod info;
 mod output;
+mod principal;
 mod state;
 
 pub use blocking::run_blocking;
@@ -19,4 +20,5 @@ pub use context::{ContextError, ToolContext};
 pub use def::{BoxFuture, Handler, ToolDef, ToolSet};
 pub use info::{Hints, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};
+pub use principal::Principal;
 pub use state::Shared;

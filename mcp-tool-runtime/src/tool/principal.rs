@@ -1,0 +1,53 @@
+//! Who is calling: what a token verifier learned from the request's credentials.
+
+use serde_json::{Map, Value};
+
+/// The authenticated caller of a request, as a token verifier established it.
+///
+/// Over HTTP the guard puts it in the request's extensions, where tools
+/// (`ToolContext::principal`), middleware and visibility rules read it. It is absent when no
+/// verifier is configured, and on stdio, whose one client is whoever started the process.
+///
+/// ```
+/// use mcp_tool_runtime::Principal;
+///
+/// let alice = Principal::new("alice").with_claim("scope", "inventory:read");
+/// assert_eq!(alice.subject(), "alice");
+/// assert_eq!(alice.claim("scope").and_then(|v| v.as_str()), Some("inventory:read"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    subject: String,
+    claims: Map<String, Value>,
+}
+
+impl Principal {
+    /// A caller known by `subject` (a user id, a client id, a key name), without claims.
+    pub fn new(subject: impl Into<String>) -> Self {
+        Self {
+            subject: subject.into(),
+            claims: Map::new(),
+        }
+    }
+
+    /// The same caller with one more claim (a scope, a tenant, a role).
+    pub fn with_claim(mut self, name: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.claims.insert(name.into(), value.into());
+        self
+    }
+
+    /// Who the caller is.
+    pub fn subject(&self) -> &str {
+        &self.subject
+    }
+
+    /// One claim, if the verifier recorded it.
+    pub fn claim(&self, name: &str) -> Option<&Value> {
+        self.claims.get(name)
+    }
+
+    /// Every claim the verifier recorded.
+    pub fn claims(&self) -> &Map<String, Value> {
+        &self.claims
+    }
+}
