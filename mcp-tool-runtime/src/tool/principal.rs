@@ -51,3 +51,17 @@ impl Principal {
         &self.claims
     }
 }
+
+/// The principal of a request, from rmcp's request extensions: put there directly (in-process
+/// transports, tests), or in the HTTP request's `Parts`, which rmcp's HTTP service copies in.
+#[allow(dead_code)] // read by the middleware and visibility rules of issue 13
+pub(crate) fn principal_of(extensions: &rmcp::model::Extensions) -> Option<&Principal> {
+    if let Some(principal) = extensions.get::<Principal>() {
+        return Some(principal);
+    }
+    #[cfg(feature = "http")]
+    if let Some(parts) = extensions.get::<http::request::Parts>() {
+        return parts.extensions.get::<Principal>();
+    }
+    None
+}
