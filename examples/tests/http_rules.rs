@@ -271,8 +271,8 @@ fn a_configured_token_is_required_with_a_bearer_challenge() {
         &reply,
         401,
         -32001,
-        "Unauthorized: the bearer token is not valid. Send the header 'Authorization: Bearer \
-         <token>' with the token this server was configured with.",
+        "Unauthorized: the bearer token is not valid (unknown, expired or revoked). Send the \
+         header 'Authorization: Bearer <token>' with a valid token.",
     );
     assert_eq!(
         reply.header("www-authenticate"),
@@ -322,6 +322,32 @@ fn malformed_bodies_get_json_rpc_errors() {
         json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32602,
             "message": "Invalid params for 'tools/call': 'name' is required: expected a string."}})
     );
+    // Bodies that only had their envelope read before rmcp, which rmcp then cannot read,
+    // get the answers of the full check, with their ids.
+    let reply = server.post(
+        &[],
+        br#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"get_user","arguments":{"user_id":1e400}}}"#,
+    );
+    assert_eq!(reply.status, 400, "{reply:?}");
+    assert_eq!(reply.json()["id"], 6);
+    assert_eq!(reply.json()["error"]["code"], -32600);
+    let reply = server.post(
+        &[],
+        br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#,
+    );
+    assert_eq!(
+        reply.json(),
+        json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32602,
+            "message": "Invalid params for 'tools/call': 'name' must be a string, but received 5."}})
+    );
+    // A lone surrogate is replaced, as on stdio, and the call reaches the tool.
+    let reply = server.post(
+        &[],
+        br#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search_items","arguments":{"query":"\ud800x"}}}"#,
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.json()["id"], 8);
+    assert_eq!(reply.json()["result"]["isError"], false, "{reply:?}");
 }
 
 #[test]

@@ -191,7 +191,10 @@ pub use tool::{
     ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
 };
 #[cfg(feature = "http")]
-pub use transport::HttpOptions;
+pub use transport::{
+    HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, StaticToken, TokenRejection,
+    TokenVerifier,
+};
 pub use transport::{LineTransport, StdinReader, StdioOptions};
 
 /// What `#[mcp_tools]` leaves on the methods it has expanded. A module of the macro's name,

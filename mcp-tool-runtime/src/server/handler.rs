@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverResult, ErrorCode, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, DiscoverResult,
+    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -19,6 +19,7 @@ use super::methods::{
     OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
     method_not_found,
 };
+use super::params::{invalid_params, params_problem};
 use crate::dispatch::{ToolRegistry, UnknownTool};
 use crate::input::Oversized;
 use crate::render::CANCELLED_BY_CLIENT;
@@ -81,6 +82,29 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             ErrorCode::METHOD_NOT_FOUND,
             method_not_found("server/discover"),
             Some(json!({"method": "server/discover", "supported": SUPPORTED_METHODS})),
+        ))
+    }
+
+    /// rmcp hands over a request of a method it knows but whose params it could not read
+    /// as a custom request (over HTTP, where the body reaches rmcp after only a quick read of
+    /// its envelope): that is -32602 with what does not fit, as the stdio check answers.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method.as_str();
+        if SUPPORTED_METHODS.contains(&method) {
+            let detail = params_problem(method, request.params.as_ref());
+            return Err(ErrorData::invalid_params(
+                invalid_params(method, &detail),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            method_not_found(method),
+            Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
         ))
     }
 

@@ -3,12 +3,14 @@
 
 mod handler;
 mod methods;
+mod params;
 
 #[cfg(feature = "http")]
 pub(crate) use methods::SUPPORTED_PROTOCOL_VERSIONS;
 pub(crate) use methods::{
     OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found,
 };
+pub(crate) use params::{invalid_params, params_problem};
 
 use std::fmt;
 use std::sync::Arc;

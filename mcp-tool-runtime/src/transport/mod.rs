@@ -10,5 +10,8 @@ mod shutdown;
 mod stdio;
 
 #[cfg(feature = "http")]
-pub use http::HttpOptions;
+pub use http::{
+    HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, StaticToken, TokenRejection,
+    TokenVerifier,
+};
 pub use stdio::{LineTransport, StdinReader, StdioOptions};

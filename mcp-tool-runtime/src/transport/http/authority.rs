@@ -101,7 +101,7 @@ pub(super) fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{DEFAULT_HOSTS, DEFAULT_ORIGINS};
+    use super::super::options::{DEFAULT_HOSTS, DEFAULT_ORIGINS};
     use super::*;
 
     fn list(entries: &[&str]) -> Vec<String> {

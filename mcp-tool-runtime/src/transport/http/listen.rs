@@ -7,17 +7,19 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::{StatusCode, header};
+use http::{Request, StatusCode, header};
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
+use tower_service::Service;
 
 use super::super::shutdown;
-use super::release::release_memory;
-use super::{Guard, HttpOptions, HttpResponse, OVERLOADED_CODE, reject, text};
+use super::reply::{HttpResponse, OVERLOADED_CODE, reject};
+use super::{HttpOptions, HttpService, text};
 use crate::server::{McpServer, ServeError};
 
 /// The first wait after a failed accept, doubled while failures go on, up to the last.
@@ -57,11 +59,15 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     ) -> Result<(), ServeError> {
         let (cap, grace) = (options.max_connections, options.grace_period);
         let permits = Arc::new(Semaphore::new(cap));
-        let guard = Arc::new(Guard::new(self, options));
+        let site = Arc::new(Site {
+            path: options.path.clone(),
+            header_timeout: options.header_timeout,
+            max_connections: cap,
+            service: self.http_service(options),
+        });
         let (stop, stopping) = watch::channel(false);
         tokio::select! {
-            () = accept_loop(&listener, &guard, &permits, &stopping) => {}
-            () = release_memory(&guard.session_cap, &guard.sessions, &guard.body_bytes) => {}
+            () = accept_loop(&listener, &site, &permits, &stopping) => {}
             () = shutdown => {}
         }
         drop(listener);
@@ -71,15 +77,42 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     }
 }
 
+/// What the listener serves: the endpoint at its path.
+struct Site<S: Send + Sync + 'static> {
+    path: String,
+    header_timeout: Duration,
+    max_connections: usize,
+    service: HttpService<S>,
+}
+
+impl<S: Send + Sync + 'static> Site<S> {
+    async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
+        let path = request.uri().path();
+        if path != self.path {
+            return reject(
+                StatusCode::NOT_FOUND,
+                rmcp::model::ErrorCode::INVALID_REQUEST,
+                text::http_not_found(path, &self.path),
+                json!({"endpoint": self.path}),
+                &[],
+            );
+        }
+        match self.service.clone().call(request).await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        }
+    }
+}
+
 /// Accepts connections for as long as it is polled: each under the cap is served, the
 /// others get a 503.
 async fn accept_loop<S: Send + Sync + 'static>(
     listener: &TcpListener,
-    guard: &Arc<Guard<S>>,
+    site: &Arc<Site<S>>,
     permits: &Arc<Semaphore>,
     stopping: &watch::Receiver<bool>,
 ) {
-    let cap = guard.options.max_connections;
+    let cap = site.max_connections;
     let mut backoff = FIRST_ACCEPT_BACKOFF;
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -98,7 +131,7 @@ async fn accept_loop<S: Send + Sync + 'static>(
                     permit,
                     stopping: stopping.clone(),
                 };
-                tokio::spawn(serve_connection(Arc::clone(guard), connection));
+                tokio::spawn(serve_connection(Arc::clone(site), connection));
             }
             Err(_) => {
                 tokio::spawn(refuse_connection(stream, peer, cap));
@@ -141,7 +174,7 @@ async fn wait_after(error: &io::Error, backoff: &mut Duration) {
 
 /// Serves one accepted connection until the client or hyper ends it, or, once the server
 /// is stopping, until the request in progress is answered.
-async fn serve_connection<S: Send + Sync + 'static>(guard: Arc<Guard<S>>, accepted: Accepted) {
+async fn serve_connection<S: Send + Sync + 'static>(site: Arc<Site<S>>, accepted: Accepted) {
     let Accepted {
         stream,
         peer,
@@ -154,10 +187,10 @@ async fn serve_connection<S: Send + Sync + 'static>(guard: Arc<Guard<S>>, accept
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
     }
-    let header_timeout = guard.options.header_timeout;
+    let header_timeout = site.header_timeout;
     let service = service_fn(move |request| {
-        let guard = Arc::clone(&guard);
-        async move { Ok::<_, Infallible>(guard.handle(request).await) }
+        let site = Arc::clone(&site);
+        async move { Ok::<_, Infallible>(site.handle(request).await) }
     });
     let mut builder = http1::Builder::new();
     builder

@@ -7,12 +7,11 @@
 //! locks, so it runs at most every few seconds, and only once enough was freed: sessions
 //! closed, or request bodies parsed (each takes tens of times its size while parsed).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-
-use super::sessions::SessionCap;
 
 /// How often the sessions and the bytes read are looked at.
 const LOOK_EVERY: Duration = Duration::from_secs(5);
@@ -31,21 +30,27 @@ impl BodyBytes {
     pub(super) fn add(&self, bytes: usize) {
         self.0.fetch_add(bytes as u64, Ordering::Relaxed);
     }
+
+    pub(super) fn read(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
 }
 
+/// What `release_memory` looks at: how many session places were ever given, the sessions,
+/// and the body bytes read.
+pub(super) type Reading = (usize, Arc<LocalSessionManager>, u64);
+
 /// Gives freed memory back to the system whenever enough sessions closed or enough bytes
-/// were read, for as long as it is polled.
-pub(super) async fn release_memory(
-    cap: &SessionCap,
-    sessions: &LocalSessionManager,
-    read: &BodyBytes,
-) {
+/// were read, until `look` finds nothing to look at (the endpoint is gone).
+pub(super) async fn release_memory(look: impl Fn() -> Option<Reading>) {
     let (mut given_then, mut live_then, mut read_then) = (0, 0, 0);
     let mut clock = tokio::time::interval(LOOK_EVERY);
     loop {
         clock.tick().await;
+        let Some((given, sessions, read_now)) = look() else {
+            return;
+        };
         let live = sessions.sessions.read().await.len();
-        let (given, read_now) = (cap.given(), read.0.load(Ordering::Relaxed));
         // Opened since then, less what is live now beyond what was live then.
         let closed = (given - given_then + live_then).saturating_sub(live);
         if closed >= AFTER_CLOSED_SESSIONS || read_now - read_then >= AFTER_BODY_BYTES {

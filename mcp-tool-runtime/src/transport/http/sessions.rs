@@ -44,6 +44,11 @@ impl SessionCap {
         free.then_some(held)
     }
 
+    /// The cap.
+    pub(super) fn cap(&self) -> usize {
+        self.cap
+    }
+
     /// How many places were ever given: with the live count, how many sessions closed.
     pub(super) fn given(&self) -> usize {
         self.given.load(Ordering::Relaxed)

@@ -65,8 +65,15 @@ pub(super) fn http_origin_forbidden(origin: &str, allowed: &[String]) -> String 
 /// HTTP 401 without a bearer token.
 pub(super) const HTTP_TOKEN_MISSING: &str = "Unauthorized: this server requires a bearer token. Send the header 'Authorization: Bearer <token>'.";
 
-/// HTTP 401 with a wrong token.
-pub(super) const HTTP_TOKEN_INVALID: &str = "Unauthorized: the bearer token is not valid. Send the header 'Authorization: Bearer <token>' with the token this server was configured with.";
+/// HTTP 401 with a token the verifier refused.
+pub(super) const HTTP_TOKEN_INVALID: &str = "Unauthorized: the bearer token is not valid (unknown, expired or revoked). Send the header 'Authorization: Bearer <token>' with a valid token.";
+
+/// HTTP 403 with a valid token that lacks a scope the server requires.
+pub(super) fn http_insufficient_scope(scope: &str) -> String {
+    format!(
+        "Forbidden: the bearer token does not grant the scope '{scope}' this server requires. Send a token with that scope."
+    )
+}
 
 /// HTTP 403 for a `Host` or `Origin` header sent more than once.
 pub(super) fn http_duplicate_header(name: &str, count: usize) -> String {

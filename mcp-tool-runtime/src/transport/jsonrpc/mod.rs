@@ -10,13 +10,19 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
-use crate::server::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found};
+use crate::server::{
+    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, invalid_params, method_not_found, params_problem,
+};
 
 mod lifecycle;
+#[cfg(feature = "http")]
+mod quick;
 mod surrogates;
 mod text;
 
 pub(crate) use lifecycle::{before_initialize, is_initialize};
+#[cfg(feature = "http")]
+pub(crate) use quick::quick_request;
 #[cfg(feature = "http")]
 pub(crate) use text::parse_error;
 
@@ -201,60 +207,9 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
     Inbound::Reply(error_response(
         reply_id,
         ErrorCode::INVALID_PARAMS,
-        text::invalid_params(method, &detail),
+        invalid_params(method, &detail),
         None,
     ))
-}
-
-/// The members each method's params must have, with their JSON types.
-const REQUIRED_PARAMS: &[(&str, &[(&str, &str)])] = &[
-    (
-        "initialize",
-        &[
-            ("protocolVersion", "string"),
-            ("capabilities", "object"),
-            ("clientInfo", "object"),
-        ],
-    ),
-    ("tools/call", &[("name", "string")]),
-    ("resources/read", &[("uri", "string")]),
-    ("prompts/get", &[("name", "string")]),
-    ("logging/setLevel", &[("level", "string")]),
-];
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// What is wrong with the params of a supported method that rmcp could not read.
-fn params_problem(method: &str, params: Option<&Value>) -> String {
-    let required = REQUIRED_PARAMS
-        .iter()
-        .find(|(name, _)| *name == method)
-        .map_or(&[][..], |(_, fields)| *fields);
-    let object = match params {
-        Some(Value::Object(object)) => object,
-        Some(other) => return text::params_not_an_object(other),
-        None if required.is_empty() => return text::PARAMS_UNREADABLE.to_string(),
-        None => return text::params_missing(required.iter().map(|(name, _)| *name)),
-    };
-    for (name, expected) in required {
-        match object.get(*name) {
-            None => return text::param_missing(name, expected),
-            Some(value) if json_type(value) != *expected => {
-                return text::param_wrong_type(name, expected, value);
-            }
-            Some(_) => {}
-        }
-    }
-    text::PARAMS_UNREADABLE.to_string()
 }
 
 /// `tools/call` with a non-object `arguments`: carry the value in `_meta` (see
@@ -278,22 +233,6 @@ fn move_raw_arguments(message: &mut Value) {
             }
         }
     }
-}
-
-/// Rewrites an HTTP body for rmcp (see [`RAW_ARGUMENTS_META_KEY`]); `None` leaves it as it is.
-#[cfg(feature = "http")]
-pub(crate) fn rewrite_body(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut value: Value = serde_json::from_slice(bytes).ok()?;
-    let is_call = value.get("method").and_then(Value::as_str) == Some("tools/call");
-    let needs = value
-        .get("params")
-        .and_then(|params| params.get("arguments"))
-        .is_some_and(|arguments| !arguments.is_object());
-    if !(is_call && needs) {
-        return None;
-    }
-    move_raw_arguments(&mut value);
-    serde_json::to_vec(&value).ok()
 }
 
 /// The `id` of an oversized message, when it comes before the part that was cut off.
@@ -373,13 +312,14 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "http")]
     fn non_object_arguments_move_to_meta() {
         let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":[1]}}"#;
-        assert!(matches!(classify(line), Inbound::Deliver(_)));
-        let body = rewrite_body(line).expect("rewritten");
-        let value: Value = serde_json::from_slice(&body).expect("json");
+        let Inbound::Deliver(message) = classify(line) else {
+            panic!("expected a message for rmcp");
+        };
+        let value = serde_json::to_value(&message).expect("json");
         assert_eq!(value["params"]["_meta"][RAW_ARGUMENTS_META_KEY], json!([1]));
+        assert_eq!(value["params"].get("arguments"), None);
     }
 
     #[test]

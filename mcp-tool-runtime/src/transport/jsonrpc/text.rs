@@ -2,8 +2,7 @@
 
 use serde_json::Value;
 
-use crate::error::JsonType;
-use crate::render::{byte_size, received, type_phrase};
+use crate::render::{byte_size, received};
 
 /// A line or body that is not JSON (-32700).
 pub(crate) fn parse_error(detail: &str) -> String {
@@ -80,59 +79,6 @@ pub(super) const MISSING_METHOD: &str = "Invalid request: the message has no \"m
 pub(super) fn malformed_response(detail: &str) -> String {
     format!("Invalid request: the response is malformed ({detail}).")
 }
-
-/// Params that do not fit a known method (-32602).
-pub(super) fn invalid_params(method: &str, detail: &str) -> String {
-    format!("Invalid params for '{method}': {detail}.")
-}
-
-/// `params` present but not an object.
-pub(super) fn params_not_an_object(params: &Value) -> String {
-    format!(
-        "\"params\" must be an object, but received {}",
-        received(params)
-    )
-}
-
-/// `params` missing where members are required.
-pub(super) fn params_missing<'a>(required: impl IntoIterator<Item = &'a str>) -> String {
-    let names: Vec<String> = required
-        .into_iter()
-        .map(|name| format!("'{name}'"))
-        .collect();
-    format!(
-        "\"params\" is missing; it must be an object with {}",
-        names.join(", ")
-    )
-}
-
-/// "a string" for the type named `name`.
-fn named_type_phrase(name: &str) -> String {
-    JsonType::from_name(name).map_or_else(
-        || format!("a value of type {name}"),
-        |json_type| type_phrase(json_type).to_string(),
-    )
-}
-
-/// A required member of `params` is missing.
-pub(super) fn param_missing(name: &str, expected_type: &str) -> String {
-    format!(
-        "'{name}' is required: expected {}",
-        named_type_phrase(expected_type)
-    )
-}
-
-/// A member of `params` has the wrong type.
-pub(super) fn param_wrong_type(name: &str, expected_type: &str, value: &Value) -> String {
-    format!(
-        "'{name}' must be {}, but received {}",
-        named_type_phrase(expected_type),
-        received(value)
-    )
-}
-
-/// Params that do not fit, for no reason found in the required members.
-pub(super) const PARAMS_UNREADABLE: &str = "the params do not match this method's schema";
 
 /// A message over the size limit.
 pub(super) fn message_too_large(limit: usize) -> String {

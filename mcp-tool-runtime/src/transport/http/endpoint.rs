@@ -1,0 +1,481 @@
+//! The MCP endpoint behind the guard: each POST body screened as a JSON-RPC message, the
+//! session rules (the cap, duplicate ids in flight, unknown sessions), then rmcp's
+//! `StreamableHttpService`, whose plain-text rejections get JSON-RPC bodies.
+
+use std::convert::Infallible;
+use std::sync::{Arc, Weak};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::{HeaderValue, Method, Request, StatusCode, header};
+use http_body::Body;
+use http_body_util::{BodyExt, Full, Limited};
+use rmcp::model::{ErrorCode, JsonRpcMessage, RequestId};
+use rmcp::transport::streamable_http_server::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use serde_json::json;
+use tower_layer::Layer;
+use tower_service::Service;
+
+use super::super::jsonrpc::{self, Inbound};
+use super::super::oversized::{self, Screen};
+use super::guard::{HttpGuard, HttpGuardLayer};
+use super::in_flight::{Claim, InFlight};
+use super::release::{BodyBytes, release_memory};
+use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject};
+use super::sessions::SessionCap;
+use super::{HttpOptions, text};
+use crate::error::ToolError;
+use crate::input::InputLimits;
+use crate::server::McpServer;
+use crate::tool::{BoxFuture, run_heavy};
+
+/// How long a client refused past the session cap is told to wait: places free up as
+/// clients close sessions or leave them idle, which takes seconds to minutes.
+const SESSION_RETRY_AFTER_SECS: u64 = 30;
+/// The header that names a session.
+const SESSION_HEADER: &str = "mcp-session-id";
+/// A POST body past this size is screened on the sync tools' threads, not on the executor.
+const LARGE_BODY_BYTES: usize = 64 * 1024;
+/// The most of a plain-text rejection from rmcp that is kept as its detail.
+const REJECTION_DETAIL_BYTES: usize = 4096;
+/// How rmcp's service starts the text of its answer to a body it could not read.
+const RMCP_UNREADABLE_BODY: &str = "fail to deserialize request body";
+
+/// The MCP endpoint of a server as a tower `Service`: the guard of [`HttpOptions`] in front
+/// of rmcp's Streamable HTTP service. Mount it in a router of your own, beside your routes;
+/// [`McpServer::serve_http`] serves the same service on a listener of its own.
+///
+/// ```no_run
+/// use axum::Router;
+/// use axum::routing::get;
+/// use mcp_tool_runtime::{HttpOptions, McpServer, mcp_tool};
+///
+/// /// Add two numbers.
+/// #[mcp_tool]
+/// fn add(a: i64, b: i64) -> String { (a + b).to_string() }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = McpServer::builder(()).tool(add_tool()).build()?;
+/// let app = Router::new()
+///     .route("/health", get(|| async { "ok" }))
+///     .nest_service("/mcp", server.http_service(HttpOptions::default()));
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// axum::serve(listener, app).await?;
+/// # Ok(()) }
+/// ```
+pub struct HttpService<S: Send + Sync + 'static> {
+    guarded: HttpGuard<Endpoint<S>>,
+}
+
+impl<S: Send + Sync + 'static> Clone for HttpService<S> {
+    fn clone(&self) -> Self {
+        Self {
+            guarded: self.guarded.clone(),
+        }
+    }
+}
+
+impl<S: Send + Sync + 'static> std::fmt::Debug for HttpService<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpService").finish_non_exhaustive()
+    }
+}
+
+impl<S: Send + Sync + 'static> McpServer<S> {
+    /// The Streamable HTTP endpoint as a tower `Service`, guarded by `options` (the path
+    /// and the listener's settings are the router's and the listener's business). Freed
+    /// memory is given back to the system as with [`McpServer::serve_http`] when this is
+    /// called within a tokio runtime.
+    pub fn http_service(self, options: HttpOptions) -> HttpService<S> {
+        let endpoint = Endpoint::new(self, &options);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(release_while_alive(Arc::downgrade(&endpoint.state)));
+        }
+        HttpService {
+            guarded: HttpGuardLayer::new(options).layer(endpoint),
+        }
+    }
+}
+
+/// Gives freed memory back for as long as the endpoint lives.
+async fn release_while_alive<S: Send + Sync + 'static>(state: Weak<EndpointState<S>>) {
+    let Some(alive) = state.upgrade() else {
+        return;
+    };
+    let state = Arc::downgrade(&alive);
+    drop(alive);
+    release_memory(move || {
+        state.upgrade().map(|state| {
+            (
+                state.session_cap.given(),
+                Arc::clone(&state.sessions),
+                state.body_bytes.read(),
+            )
+        })
+    })
+    .await;
+}
+
+impl<S, B> Service<Request<B>> for HttpService<S>
+where
+    S: Send + Sync + 'static,
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<HttpResponse, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Service::<Request<B>>::poll_ready(&mut self.guarded, cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        self.guarded.call(request)
+    }
+}
+
+/// The endpoint behind the guard. Cheap to clone.
+pub(super) struct Endpoint<S: Send + Sync + 'static> {
+    state: Arc<EndpointState<S>>,
+}
+
+impl<S: Send + Sync + 'static> Clone for Endpoint<S> {
+    fn clone(&self) -> Self {
+        Self {
+            state: Arc::clone(&self.state),
+        }
+    }
+}
+
+struct EndpointState<S: Send + Sync + 'static> {
+    service: StreamableHttpService<McpServer<S>, LocalSessionManager>,
+    /// rmcp's sessions, shared with `service`, to tell a DELETE of an unknown one.
+    sessions: Arc<LocalSessionManager>,
+    /// The request ids being answered on each session, to refuse a duplicate.
+    in_flight: InFlight,
+    /// The places under [`HttpOptions::max_sessions`].
+    session_cap: SessionCap,
+    /// The body bytes read, to know when to give freed memory back (see `release`).
+    body_bytes: BodyBytes,
+    /// The server's limits on a message's arrays and objects, checked on each body.
+    limits: InputLimits,
+    stateless: bool,
+}
+
+impl<S: Send + Sync + 'static> Endpoint<S> {
+    fn new(server: McpServer<S>, options: &HttpOptions) -> Self {
+        // The guard is the one place that checks Host and Origin, so that every rejection
+        // has the same JSON-RPC body; rmcp's own plain-text checks are switched off.
+        let config = StreamableHttpServerConfig::default()
+            .disable_allowed_hosts()
+            .disable_allowed_origins()
+            .with_legacy_session_mode(!options.stateless)
+            .with_json_response(options.stateless)
+            .with_max_request_body_bytes(options.max_body_bytes);
+        let limits = server.registry().input_limits();
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(options.session_idle_timeout);
+        let sessions = Arc::new(sessions);
+        let service = StreamableHttpService::new(
+            move || Ok(server.new_session()),
+            Arc::clone(&sessions),
+            config,
+        );
+        Self {
+            state: Arc::new(EndpointState {
+                service,
+                sessions,
+                in_flight: InFlight::default(),
+                session_cap: SessionCap::new(options.max_sessions),
+                body_bytes: BodyBytes::default(),
+                limits,
+                stateless: options.stateless,
+            }),
+        }
+    }
+}
+
+impl<S: Send + Sync + 'static> Service<Request<Full<Bytes>>> for Endpoint<S> {
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<HttpResponse, Infallible>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<Full<Bytes>>) -> Self::Future {
+        let state = Arc::clone(&self.state);
+        Box::pin(async move { Ok(state.handle(request).await) })
+    }
+}
+
+impl<S: Send + Sync + 'static> EndpointState<S> {
+    async fn handle(&self, request: Request<Full<Bytes>>) -> HttpResponse {
+        let (request, screened) = match self.admit(request).await {
+            Ok(admitted) => admitted,
+            Err(rejection) => return rejection,
+        };
+        let claim = match self.claim(&request, screened.id.as_ref()) {
+            Ok(claim) => claim,
+            Err(rejection) => return rejection,
+        };
+        // Held until rmcp has stored the session it opens.
+        let _opening = if self.opens_session(&request, &screened) {
+            match self.session_cap.reserve(&self.sessions).await {
+                Some(opening) => Some(opening),
+                None => return self.too_many_sessions(screened.id.as_ref()),
+            }
+        } else {
+            None
+        };
+        let response = self.service.handle(request).await;
+        let response = with_json_rpc_body(response, screened.quick.as_ref()).await;
+        match claim {
+            Some(claim) => release_when_sent(response, claim),
+            None => response,
+        }
+    }
+
+    /// The request as rmcp gets it, with what its JSON-RPC message is, or the answer that
+    /// stops it here.
+    async fn admit(
+        &self,
+        request: Request<Full<Bytes>>,
+    ) -> Result<(Request<Full<Bytes>>, Screened), HttpResponse> {
+        self.check_session(&request).await?;
+        let (parts, body) = request.into_parts();
+        let bytes = match body.collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(never) => match never {},
+        };
+        self.body_bytes.add(bytes.len());
+        let (bytes, screened) = if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
+            // Reading a large body into JSON takes a while; off the executor, it delays no
+            // other request.
+            let limits = self.limits;
+            run_heavy(move || screen(bytes, &limits))
+                .await
+                .map_err(|error| internal_failure(&error))??
+        } else if parts.method == Method::POST {
+            screen(bytes, &self.limits)?
+        } else {
+            (bytes, Screened::default())
+        };
+        Ok((Request::from_parts(parts, Full::new(bytes)), screened))
+    }
+
+    /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
+    async fn check_session(&self, request: &Request<Full<Bytes>>) -> Result<(), HttpResponse> {
+        if request.method() != Method::DELETE {
+            return Ok(());
+        }
+        let Some(id) = request.headers().get(SESSION_HEADER) else {
+            return Ok(());
+        };
+        let id = id.to_str().unwrap_or("<not text>");
+        // An error of the session store leaves the answer to rmcp.
+        let known = self.sessions.has_session(&Arc::from(id)).await;
+        if known.unwrap_or(true) {
+            return Ok(());
+        }
+        Err(reject(
+            StatusCode::NOT_FOUND,
+            ErrorCode::INVALID_REQUEST,
+            text::HTTP_SESSION_NOT_FOUND.to_string(),
+            json!({"sessionId": id}),
+            &[],
+        ))
+    }
+
+    /// Whether rmcp would open a session for `request`: an `initialize` outside any.
+    fn opens_session(&self, request: &Request<Full<Bytes>>, screened: &Screened) -> bool {
+        screened.initialize && !self.stateless && !request.headers().contains_key(SESSION_HEADER)
+    }
+
+    /// The answer to an `initialize` past the session cap, with its id.
+    fn too_many_sessions(&self, id: Option<&RequestId>) -> HttpResponse {
+        let cap = self.session_cap.cap();
+        tracing::warn!(cap, "refused a session over the cap");
+        let id = id.map(|id| json!(id));
+        let answer = jsonrpc::error_response(
+            id.as_ref(),
+            OVERLOADED_CODE,
+            text::http_too_many_sessions(cap),
+            Some(json!({"maxSessions": cap, "httpStatus": 503})),
+        );
+        let mut response = json_reply(StatusCode::SERVICE_UNAVAILABLE, &answer);
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from(SESSION_RETRY_AFTER_SECS),
+        );
+        response
+    }
+
+    /// Claims the id of a request made within a session, until its answer is sent; `Err`
+    /// answers a request whose id is already in flight there.
+    fn claim(
+        &self,
+        request: &Request<Full<Bytes>>,
+        id: Option<&RequestId>,
+    ) -> Result<Option<Claim>, HttpResponse> {
+        let session = request.headers().get(SESSION_HEADER);
+        let (Some(session), Some(id)) = (session.and_then(|s| s.to_str().ok()), id) else {
+            return Ok(None);
+        };
+        match self.in_flight.claim(session, id) {
+            Some(claim) => Ok(Some(claim)),
+            None => {
+                tracing::info!(%id, "refused a request whose id is in flight on its session");
+                let id = json!(id);
+                let answer = jsonrpc::error_response(
+                    Some(&id),
+                    ErrorCode::INVALID_REQUEST,
+                    text::http_duplicate_request_id(&id.to_string()),
+                    Some(json!({"id": id})),
+                );
+                Err(json_reply(StatusCode::BAD_REQUEST, &answer))
+            }
+        }
+    }
+}
+
+/// The answer when a large body could not be screened (no thread could be started for it).
+fn internal_failure(error: &ToolError) -> HttpResponse {
+    tracing::error!(error = ?error.internal_detail(), "could not screen a request body");
+    reject(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorCode::INTERNAL_ERROR,
+        text::BODY_NOT_SCREENED.to_string(),
+        json!({}),
+        &[],
+    )
+}
+
+/// What the endpoint needs to know of the message a POST carries.
+#[derive(Default)]
+struct Screened {
+    /// The id of a request.
+    id: Option<RequestId>,
+    /// Whether it is `initialize`.
+    initialize: bool,
+    /// The body, when only its envelope was read (see `jsonrpc::quick_request`): should
+    /// rmcp fail to read it, the full check answers in rmcp's place.
+    quick: Option<Bytes>,
+}
+
+/// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
+/// answer. Malformed messages are 400; a well-formed request for an unknown method or with
+/// wrong params is answered like any other request (200).
+fn screen(bytes: Bytes, limits: &InputLimits) -> Result<(Bytes, Screened), HttpResponse> {
+    let (bytes, inbound) = match oversized::screen(&bytes, limits) {
+        Screen::Pass => {
+            if let Some(quick) = jsonrpc::quick_request(&bytes) {
+                let screened = Screened {
+                    id: Some(quick.id),
+                    initialize: quick.initialize,
+                    quick: Some(bytes.clone()),
+                };
+                return Ok((bytes, screened));
+            }
+            let inbound = jsonrpc::classify(&bytes);
+            (bytes, inbound)
+        }
+        Screen::Replace(stand_in) => {
+            let inbound = jsonrpc::classify(&stand_in);
+            (Bytes::from(stand_in), inbound)
+        }
+        Screen::Answer(inbound) => (bytes, inbound),
+    };
+    match inbound {
+        Inbound::Deliver(message) => {
+            let initialize = jsonrpc::is_initialize(&message);
+            // What rmcp reads is the message as checked: lone surrogates replaced, and a
+            // non-object `arguments` moved aside (see `RAW_ARGUMENTS_META_KEY`).
+            let bytes = serde_json::to_vec(&*message).map_or(bytes, Bytes::from);
+            let id = match *message {
+                JsonRpcMessage::Request(request) => Some(request.id),
+                _ => None,
+            };
+            let screened = Screened {
+                id,
+                initialize,
+                quick: None,
+            };
+            Ok((bytes, screened))
+        }
+        Inbound::Reply(answer) => Err(reply_to_message(&answer)),
+        Inbound::Ignore(why) => {
+            tracing::debug!(%why, "ignored a malformed notification");
+            let mut response = HttpResponse::new(full(Bytes::new()));
+            *response.status_mut() = StatusCode::ACCEPTED;
+            Err(response)
+        }
+    }
+}
+
+/// The JSON-RPC error `answer` to a message: 400 for a malformed one, 200 otherwise.
+fn reply_to_message(answer: &serde_json::Value) -> HttpResponse {
+    let code = answer["error"]["code"].as_i64().unwrap_or_default();
+    let malformed = code == i64::from(ErrorCode::PARSE_ERROR.0)
+        || code == i64::from(ErrorCode::INVALID_REQUEST.0);
+    let status = if malformed {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::OK
+    };
+    json_reply(status, answer)
+}
+
+/// `response` with `claim` held until its body is sent or dropped: a stateful answer is a
+/// stream that ends once the request is answered, and a client that leaves drops it.
+fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
+    response.map(|body| {
+        body.map_frame(move |frame| {
+            // The closure owns the claim, so it lives exactly as long as the body.
+            let _held = &claim;
+            frame
+        })
+        .boxed()
+    })
+}
+
+/// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
+/// plain-text bodies; they get a JSON-RPC error body like every other rejection, keeping
+/// rmcp's status and headers. A body that only had its envelope read and that rmcp could
+/// not read (`quick`) is answered by the full check instead, as if it had had it.
+async fn with_json_rpc_body(response: HttpResponse, quick: Option<&Bytes>) -> HttpResponse {
+    let content_type = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let structured = content_type.starts_with("application/json")
+        || content_type.starts_with("text/event-stream");
+    if !response.status().is_client_error() || structured {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    // rmcp's rejection texts are one short sentence; a longer body is not one of them.
+    let detail = match Limited::new(body, REJECTION_DETAIL_BYTES).collect().await {
+        Ok(collected) => String::from_utf8_lossy(&collected.to_bytes()).into_owned(),
+        Err(_) => String::new(),
+    };
+    if let Some(bytes) = quick.filter(|_| detail.starts_with(RMCP_UNREADABLE_BODY))
+        && let Inbound::Reply(answer) = jsonrpc::classify(bytes)
+    {
+        return reply_to_message(&answer);
+    }
+    let message = text::http_transport_rejection(parts.status, &detail);
+    let data = json!({"detail": detail});
+    let mut rejection = reject(parts.status, ErrorCode::INVALID_REQUEST, message, data, &[]);
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            rejection.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    rejection
+}

@@ -1,0 +1,348 @@
+//! The guard: the transport's rules on a request's header and body, in front of any MCP
+//! service. [`HttpGuardLayer`] puts it in front of ours or of a plain rmcp
+//! `StreamableHttpService`.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::request::Parts;
+use http::{Method, Request, StatusCode, header};
+use http_body::Body;
+use http_body_util::{BodyExt, Full, Limited};
+use rmcp::model::ErrorCode;
+use serde_json::json;
+use tower_layer::Layer;
+use tower_service::Service;
+
+use super::auth::authenticate;
+use super::authority::{host_allowed, origin_allowed};
+use super::reply::{HttpResponse, forbidden, reject};
+use super::{HttpOptions, text};
+use crate::server::SUPPORTED_PROTOCOL_VERSIONS;
+use crate::tool::BoxFuture;
+
+/// How much of an oversized upload past the limit is read and discarded before its 413.
+/// Closing a socket with unread data makes the kernel send a reset, and a client still
+/// sending its body then sees ECONNRESET or EPIPE instead of the answer. Past this bound
+/// the client is left to that: reading gigabytes is worse than a lost 413.
+const DRAIN_BYTES: u64 = 4 * 1024 * 1024;
+
+/// An error of a request body, as tower's services box them.
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The guard of [`HttpOptions`] as a tower [`Layer`]: Host, Origin, the bearer token, the
+/// method, `MCP-Protocol-Version`, and the body's size and time limits, each rejection with
+/// a JSON-RPC error body. The service inside gets the whole body, and, when a token
+/// verifier is set, the caller's [`Principal`](crate::Principal) in the request's extensions.
+///
+/// [`McpServer::http_service`](crate::McpServer::http_service) already includes it; this is
+/// for a service of your own, such as rmcp's `StreamableHttpService` around an rmcp handler.
+/// Switch that service's own Host check off (`disable_allowed_hosts`): the guard's answers
+/// say what is accepted, rmcp's are plain text.
+///
+/// ```
+/// use mcp_tool_runtime::{HttpGuardLayer, HttpOptions};
+/// use tower_layer::Layer;
+/// # use std::convert::Infallible;
+/// # #[derive(Clone)] struct MyService;
+/// # impl tower_service::Service<http::Request<http_body_util::Full<bytes::Bytes>>> for MyService {
+/// #     type Response = mcp_tool_runtime::HttpResponse; type Error = Infallible;
+/// #     type Future = std::future::Ready<Result<Self::Response, Infallible>>;
+/// #     fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> { std::task::Poll::Ready(Ok(())) }
+/// #     fn call(&mut self, _: http::Request<http_body_util::Full<bytes::Bytes>>) -> Self::Future { unimplemented!() }
+/// # }
+/// let guarded = HttpGuardLayer::new(HttpOptions::default().bearer_token("s3cret")).layer(MyService);
+/// ```
+#[derive(Clone, Debug)]
+pub struct HttpGuardLayer {
+    options: Arc<HttpOptions>,
+}
+
+impl HttpGuardLayer {
+    /// The guard enforcing `options` (its path and listener settings are not the guard's:
+    /// the router in front chooses the path).
+    pub fn new(options: HttpOptions) -> Self {
+        Self {
+            options: Arc::new(options),
+        }
+    }
+}
+
+impl<T> Layer<T> for HttpGuardLayer {
+    type Service = HttpGuard<T>;
+
+    fn layer(&self, inner: T) -> HttpGuard<T> {
+        HttpGuard {
+            options: Arc::clone(&self.options),
+            inner,
+        }
+    }
+}
+
+/// A service `T` behind the guard; see [`HttpGuardLayer`].
+#[derive(Clone, Debug)]
+pub struct HttpGuard<T> {
+    options: Arc<HttpOptions>,
+    inner: T,
+}
+
+impl<T, B> Service<Request<B>> for HttpGuard<T>
+where
+    T: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    T::Future: Send,
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<HttpResponse, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        // The ready service is the one that serves: a fresh clone stays for the next call.
+        let ready = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, ready);
+        let options = Arc::clone(&self.options);
+        Box::pin(async move {
+            match admit(&options, request).await {
+                Ok(admitted) => inner.call(admitted).await,
+                Err(rejection) => Ok(rejection),
+            }
+        })
+    }
+}
+
+/// The request with its whole body, or the answer that stops it here. The rules go in
+/// their documented order; the first one broken answers.
+async fn admit<B>(
+    options: &HttpOptions,
+    request: Request<B>,
+) -> Result<Request<Full<Bytes>>, HttpResponse>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    let (mut parts, body) = request.into_parts();
+    check_host(options, &parts)
+        .and_then(|()| check_origin(options, &parts))
+        .map_err(|rejection| logged(rejection, &parts))?;
+    if let Some(verifier) = &options.verifier {
+        let principal = authenticate(verifier.as_ref(), &parts, &options.realm)
+            .await
+            .map_err(|rejection| logged(rejection, &parts))?;
+        parts.extensions.insert(principal);
+    }
+    check_method(options, &parts)
+        .and_then(|()| check_version(&parts))
+        .map_err(|rejection| logged(rejection, &parts))?;
+    let bytes = read_body(options, &parts, body).await?;
+    Ok(Request::from_parts(parts, Full::new(bytes)))
+}
+
+fn logged(rejection: HttpResponse, parts: &Parts) -> HttpResponse {
+    tracing::info!(
+        method = %parts.method,
+        status = rejection.status().as_u16(),
+        "rejected an HTTP request"
+    );
+    rejection
+}
+
+/// The one value of header `name` (`None` when absent), or how many there are when there
+/// are several: a check that reads the first of two lets the second through to whoever
+/// reads the last.
+pub(super) fn single_header(
+    parts: &Parts,
+    name: header::HeaderName,
+) -> Result<Option<&str>, usize> {
+    let mut values = parts.headers.get_all(name).iter();
+    let first = values.next();
+    match values.count() {
+        0 => Ok(first.map(|value| value.to_str().unwrap_or("<not text>"))),
+        more => Err(more + 1),
+    }
+}
+
+fn check_host(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> {
+    let allowed = &options.allowed_hosts;
+    let Some(host) = request_host(parts, allowed)? else {
+        let data = json!({"allowedHosts": allowed});
+        return Err(forbidden(text::HTTP_HOST_MISSING.to_string(), data));
+    };
+    if host_allowed(host, allowed) {
+        return Ok(());
+    }
+    let data = json!({"host": host, "allowedHosts": allowed});
+    Err(forbidden(text::http_host_forbidden(host, allowed), data))
+}
+
+/// The host a request is for: its one `Host` header, which an absolute-form target
+/// (`POST http://host/mcp`) must agree with. Two hosts that differ are two answers to
+/// "which server is this for", and a proxy may act on the other one.
+fn request_host<'r>(parts: &'r Parts, allowed: &[String]) -> Result<Option<&'r str>, HttpResponse> {
+    let header = single_header(parts, header::HOST).map_err(|count| {
+        let data = json!({"allowedHosts": allowed});
+        forbidden(text::http_duplicate_header("Host", count), data)
+    })?;
+    let target = parts.uri.authority().map(|authority| authority.as_str());
+    match (header, target) {
+        (Some(host), Some(target)) if !host.eq_ignore_ascii_case(target) => {
+            let data = json!({"host": host, "target": target, "allowedHosts": allowed});
+            Err(forbidden(text::http_host_mismatch(target, host), data))
+        }
+        (host, target) => Ok(host.or(target)),
+    }
+}
+
+fn check_origin(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> {
+    let allowed = &options.allowed_origins;
+    let origin = single_header(parts, header::ORIGIN).map_err(|count| {
+        let data = json!({"allowedOrigins": allowed});
+        forbidden(text::http_duplicate_header("Origin", count), data)
+    })?;
+    match origin {
+        Some(origin) if !origin_allowed(origin, allowed) => {
+            let data = json!({"origin": origin, "allowedOrigins": allowed});
+            Err(forbidden(
+                text::http_origin_forbidden(origin, allowed),
+                data,
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_method(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> {
+    let stateless = options.stateless;
+    let method = &parts.method;
+    let manages_sessions = *method == Method::GET || *method == Method::DELETE;
+    if *method == Method::POST || (!stateless && manages_sessions) {
+        return Ok(());
+    }
+    let allowed_methods = if stateless {
+        "POST"
+    } else {
+        "GET, POST, DELETE"
+    };
+    let message = if stateless && manages_sessions {
+        text::http_method_not_allowed(method.as_str())
+    } else {
+        text::http_method_never_allowed(method.as_str())
+    };
+    Err(reject(
+        StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::INVALID_REQUEST,
+        message,
+        json!({"allowedMethods": allowed_methods}),
+        &[(header::ALLOW, allowed_methods.to_string())],
+    ))
+}
+
+fn check_version(parts: &Parts) -> Result<(), HttpResponse> {
+    let Some(version) = parts.headers.get("mcp-protocol-version") else {
+        return Ok(());
+    };
+    let version = version.to_str().unwrap_or("<not text>");
+    if SUPPORTED_PROTOCOL_VERSIONS.contains(&version) {
+        return Ok(());
+    }
+    Err(reject(
+        StatusCode::BAD_REQUEST,
+        ErrorCode::INVALID_REQUEST,
+        text::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS),
+        json!({"version": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
+        &[],
+    ))
+}
+
+/// The whole body, within the size and time limits.
+async fn read_body<B>(options: &HttpOptions, parts: &Parts, body: B) -> Result<Bytes, HttpResponse>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    let limit = options.max_body_bytes;
+    let mut body = std::pin::pin!(body);
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if let Some(length) = declared.filter(|length| *length > limit as u64) {
+        if length - limit as u64 <= DRAIN_BYTES {
+            drain(options, body.as_mut()).await;
+        }
+        return Err(too_large(options, declared));
+    }
+    let collect = Limited::new(body.as_mut(), limit).collect();
+    let Ok(collected) = tokio::time::timeout(options.body_timeout, collect).await else {
+        return Err(body_too_slow(options));
+    };
+    match collected {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(error) if error.is::<http_body_util::LengthLimitError>() => {
+            drain(options, body.as_mut()).await;
+            Err(too_large(options, None))
+        }
+        Err(error) => {
+            tracing::info!(%error, "the client broke off the request body");
+            Err(reject(
+                StatusCode::BAD_REQUEST,
+                ErrorCode::INVALID_REQUEST,
+                super::super::jsonrpc::parse_error(&error.to_string()),
+                json!({}),
+                &[],
+            ))
+        }
+    }
+}
+
+/// Reads and discards the rest of an oversized `body`, up to [`DRAIN_BYTES`] and within
+/// the body timeout, so that the 413 reaches a client that is still sending.
+async fn drain<B: Body<Data = Bytes>>(options: &HttpOptions, mut body: std::pin::Pin<&mut B>) {
+    let discard = async {
+        let mut read = 0u64;
+        while read <= DRAIN_BYTES {
+            let Some(Ok(frame)) = body.as_mut().frame().await else {
+                return;
+            };
+            read += frame.data_ref().map_or(0, |data| data.len() as u64);
+        }
+    };
+    let _ = tokio::time::timeout(options.body_timeout, discard).await;
+}
+
+/// The answer to a body that did not arrive in time. The connection is closed after it:
+/// what is left of the body would otherwise be read as the next request.
+fn body_too_slow(options: &HttpOptions) -> HttpResponse {
+    let limit = options.body_timeout;
+    tracing::info!(?limit, "a request body did not arrive in time");
+    reject(
+        StatusCode::REQUEST_TIMEOUT,
+        ErrorCode::INVALID_REQUEST,
+        text::http_body_timeout(limit),
+        json!({"bodyTimeoutMs": limit.as_millis() as u64}),
+        &[(header::CONNECTION, "close".to_string())],
+    )
+}
+
+fn too_large(options: &HttpOptions, length: Option<u64>) -> HttpResponse {
+    let limit = options.max_body_bytes;
+    reject(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::INVALID_REQUEST,
+        text::http_body_too_large(limit, length),
+        json!({"maxBodyBytes": limit}),
+        // What is left of the upload (past the drained part) must not be read as the
+        // next request.
+        &[(header::CONNECTION, "close".to_string())],
+    )
+}

@@ -1,0 +1,278 @@
+//! The quick read of an HTTP body: its envelope only, nothing built.
+//!
+//! rmcp's HTTP service parses every body itself, so reading it whole here as well (into a
+//! `Value`, then into rmcp's message to learn whether rmcp could read it) doubled the work
+//! of a call (BENCHMARKS.md, P8). Most bodies are plain requests: this reads the top-level
+//! members once, skipping the rest without building it, and says whether the body is one of
+//! those. Anything else (a notification, a response, an unusual id, non-object `arguments`,
+//! a surrogate escape, a duplicate member) takes the full check (`classify`) instead, and
+//! so does a body rmcp then fails to read (`transport/http/endpoint.rs`).
+
+use std::fmt;
+
+use rmcp::model::{NumberOrString, RequestId};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+use crate::server::SUPPORTED_METHODS;
+
+/// What the quick read learned of a plain request.
+#[derive(Debug, PartialEq)]
+pub(crate) struct QuickRequest {
+    /// Its id.
+    pub(crate) id: RequestId,
+    /// Whether it is `initialize`.
+    pub(crate) initialize: bool,
+}
+
+/// The id and method of `bytes` when it is a plain request of a supported method: a JSON
+/// object with `"jsonrpc": "2.0"`, a string or i64 `id`, a `method`, object `params` (if
+/// any) and, for `tools/call`, object `arguments` (if any). `None` sends it to the full check.
+pub(crate) fn quick_request(bytes: &[u8]) -> Option<QuickRequest> {
+    if may_hold_surrogate(bytes) {
+        return None;
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let envelope = deserializer.deserialize_map(EnvelopeVisitor).ok()?;
+    deserializer.end().ok()?;
+    envelope.into_request()
+}
+
+/// Whether `bytes` has a `\uD…` escape: only the full check repairs lone surrogates, and
+/// the skipping read does not look inside strings.
+fn may_hold_surrogate(bytes: &[u8]) -> bool {
+    memchr::memmem::find_iter(bytes, br"\u")
+        .any(|at| matches!(bytes.get(at + 2), Some(b'd' | b'D')))
+}
+
+#[derive(Default)]
+struct Envelope {
+    version_ok: bool,
+    id: Option<RequestId>,
+    method: Option<String>,
+    params: Option<Params>,
+}
+
+impl Envelope {
+    fn into_request(self) -> Option<QuickRequest> {
+        let (true, Some(id), Some(method)) = (self.version_ok, self.id, self.method) else {
+            return None;
+        };
+        if !SUPPORTED_METHODS.contains(&method.as_str()) {
+            return None;
+        }
+        if method == "tools/call" && self.params.is_some_and(|params| !params.arguments_fit) {
+            return None;
+        }
+        Some(QuickRequest {
+            id,
+            initialize: method == "initialize",
+        })
+    }
+}
+
+struct EnvelopeVisitor;
+
+impl<'de> Visitor<'de> for EnvelopeVisitor {
+    type Value = Envelope;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC request")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
+        let mut envelope = Envelope::default();
+        let mut seen = [false; 4];
+        while let Some(key) = map.next_key::<Key>()? {
+            // A member given twice is read differently by different parsers.
+            if let Some(slot) = key.slot()
+                && std::mem::replace(&mut seen[slot], true)
+            {
+                return Err(de::Error::custom("duplicate member"));
+            }
+            match key {
+                Key::Jsonrpc => envelope.version_ok = map.next_value::<String>()? == "2.0",
+                Key::Id => envelope.id = map.next_value::<Id>()?.0,
+                Key::Method => envelope.method = Some(map.next_value()?),
+                Key::Params => envelope.params = Some(map.next_value()?),
+                Key::ResultOrError => return Err(de::Error::custom("a response")),
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(envelope)
+    }
+}
+
+/// A top-level member name.
+enum Key {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    ResultOrError,
+    Other,
+}
+
+impl Key {
+    fn slot(&self) -> Option<usize> {
+        match self {
+            Self::Jsonrpc => Some(0),
+            Self::Id => Some(1),
+            Self::Method => Some(2),
+            Self::Params => Some(3),
+            Self::ResultOrError | Self::Other => None,
+        }
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Ok(match name.as_ref() {
+            "jsonrpc" => Self::Jsonrpc,
+            "id" => Self::Id,
+            "method" => Self::Method,
+            "params" => Self::Params,
+            "result" | "error" => Self::ResultOrError,
+            _ => Self::Other,
+        })
+    }
+}
+
+/// A request id rmcp holds as it was sent: a string, or an integer within i64.
+struct Id(Option<RequestId>);
+
+impl<'de> de::Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IdVisitor;
+        impl Visitor<'_> for IdVisitor {
+            type Value = Id;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a request id")
+            }
+            fn visit_i64<E: de::Error>(self, id: i64) -> Result<Id, E> {
+                Ok(Id(Some(NumberOrString::Number(id))))
+            }
+            fn visit_u64<E: de::Error>(self, id: u64) -> Result<Id, E> {
+                Ok(Id(i64::try_from(id).ok().map(NumberOrString::Number)))
+            }
+            fn visit_str<E: de::Error>(self, id: &str) -> Result<Id, E> {
+                Ok(Id(Some(NumberOrString::String(id.into()))))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Id, E> {
+                Ok(Id(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Id, E> {
+                Ok(Id(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Id, E> {
+                Ok(Id(None))
+            }
+        }
+        deserializer.deserialize_any(IdVisitor)
+    }
+}
+
+/// What the quick read needs of `params`: that it is an object whose `arguments`, if any,
+/// is an object too (rmcp types it so; `classify` moves any other value aside).
+struct Params {
+    arguments_fit: bool,
+}
+
+impl<'de> de::Deserialize<'de> for Params {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ParamsVisitor;
+        impl<'de> Visitor<'de> for ParamsVisitor {
+            type Value = Params;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
+                let mut arguments_fit = true;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if key == "arguments" {
+                        arguments_fit = map.next_value::<ObjectOnly>()?.0;
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Params { arguments_fit })
+            }
+        }
+        deserializer.deserialize_map(ParamsVisitor)
+    }
+}
+
+/// Whether a value is an object, skipping its contents.
+struct ObjectOnly(bool);
+
+impl<'de> de::Deserialize<'de> for ObjectOnly {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = ObjectOnly;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ObjectOnly, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(ObjectOnly(true))
+            }
+        }
+        // Anything but an object fails the quick read, which then leaves it to `classify`.
+        deserializer.deserialize_map(ObjectVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick(body: &str) -> Option<QuickRequest> {
+        quick_request(body.as_bytes())
+    }
+
+    #[test]
+    fn plain_requests_are_read_quickly() {
+        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a":[1,{"b":"c"}]}}}"#;
+        assert_eq!(
+            quick(call),
+            Some(QuickRequest {
+                id: NumberOrString::Number(7),
+                initialize: false
+            })
+        );
+        let init = r#"{"method":"initialize","params":{},"id":"a","jsonrpc":"2.0"}"#;
+        assert_eq!(
+            quick(init),
+            Some(QuickRequest {
+                id: NumberOrString::String("a".into()),
+                initialize: true
+            })
+        );
+    }
+
+    #[test]
+    fn anything_unusual_takes_the_full_check() {
+        for body in [
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","result":{}}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/unknown"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":5}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":[1]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"\ud800"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"} trailing"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping""#,
+        ] {
+            assert_eq!(quick(body), None, "{body}");
+        }
+    }
+}
