@@ -1,7 +1,9 @@
 //! The Streamable HTTP rules, against the real `inventory` binary over sockets on 127.0.0.1.
 //! Every case asserts the status, the named headers and the JSON-RPC error body.
 
-use mcp_tool_test_support::http::{HttpServer, POST_HEADERS, Reply, initialize_body, request};
+use mcp_tool_test_support::http::{
+    HttpServer, POST_HEADERS, Reply, call_body, initialize_body, request,
+};
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -25,12 +27,6 @@ fn assert_rejection(reply: &Reply, status: u16, code: i64, message: &str) -> Val
     assert_eq!(body["error"]["message"], message, "{body}");
     assert_eq!(body["error"]["data"]["httpStatus"], status, "{body}");
     body
-}
-
-fn call_body(id: u64, name: &str, arguments: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-           "params": {"name": name, "arguments": arguments}})
-    .to_string()
 }
 
 #[test]
@@ -78,34 +74,10 @@ fn stateless_post_serves_tool_calls_with_json() {
     );
 }
 
-/// Initializes a session (checking the answer) and returns its id.
-fn open_session(server: &HttpServer) -> String {
-    let reply = server.post(&[], initialize_body());
-    assert_eq!(reply.status, 200, "{reply:?}");
-    assert_eq!(
-        reply.messages()[0]["result"]["protocolVersion"],
-        "2025-11-25"
-    );
-    let session = reply
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_string();
-    let in_session = [
-        ("Mcp-Session-Id", session.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
-    let notified = server.post(
-        &in_session,
-        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    );
-    assert_eq!(notified.status, 202, "{notified:?}");
-    session
-}
-
 #[test]
 fn sessions_mode_initializes_and_calls_with_the_session_id() {
     let server = inventory(&[], &[]);
-    let session = open_session(&server);
+    let session = server.open_session(&[]);
     let in_session = [
         ("Mcp-Session-Id", session.as_str()),
         ("MCP-Protocol-Version", "2025-11-25"),
@@ -513,7 +485,7 @@ fn unknown_sessions_and_rmcp_rejections_get_json_rpc_bodies() {
 #[test]
 fn duplicate_request_ids_in_flight_on_one_session_are_all_answered_at_once() {
     let server = inventory(&[], &[]);
-    let session = open_session(&server);
+    let session = server.open_session(&[]);
     let in_session = [
         ("Mcp-Session-Id", session.as_str()),
         ("MCP-Protocol-Version", "2025-11-25"),

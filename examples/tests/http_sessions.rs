@@ -9,22 +9,6 @@ use serde_json::json;
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
 
-/// Initializes a session and returns its id.
-fn open_session(server: &HttpServer) -> String {
-    let reply = server.post(&[], initialize_body());
-    assert_eq!(reply.status, 200, "{reply:?}");
-    let session = reply
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_string();
-    let notified = server.post(
-        &[("Mcp-Session-Id", &session)],
-        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    );
-    assert_eq!(notified.status, 202, "{notified:?}");
-    session
-}
-
 /// A `ping` with id `id` on `session`.
 fn ping(server: &HttpServer, session: &str, id: u64) -> Reply {
     server.post(
@@ -51,7 +35,7 @@ fn assert_refused(reply: &Reply, cap: usize) {
 #[test]
 fn initialize_past_the_session_cap_gets_503_and_open_sessions_keep_working() {
     let server = HttpServer::start(INVENTORY, &["--max-sessions", "3"], &[]);
-    let sessions: Vec<String> = (0..3).map(|_| open_session(&server)).collect();
+    let sessions: Vec<String> = (0..3).map(|_| server.open_session(&[])).collect();
     for _ in 0..2 {
         assert_refused(&server.post(&[], initialize_body()), 3);
     }
@@ -69,7 +53,7 @@ fn initialize_past_the_session_cap_gets_503_and_open_sessions_keep_working() {
         b"",
     );
     assert_eq!(closed.status, 202, "{closed:?}");
-    open_session(&server);
+    server.open_session(&[]);
     assert_refused(&server.post(&[], initialize_body()), 3);
 }
 
@@ -98,7 +82,7 @@ fn an_idle_session_expires_answers_404_and_frees_its_place() {
         &["--max-sessions", "1", "--session-idle-timeout-ms", "1500"],
         &[],
     );
-    let busy = open_session(&server);
+    let busy = server.open_session(&[]);
     // Messages keep a session alive past the idle timeout: it counts idle time, not age.
     let started = Instant::now();
     let mut id = 100;

@@ -133,6 +133,39 @@ impl HttpServer {
         headers.extend_from_slice(extra);
         request(&self.addr, "POST", "/mcp", &headers, body.as_ref())
     }
+
+    /// Opens a session (`initialize` at 2025-11-25, then `notifications/initialized`), each
+    /// request with `extra` headers too, and returns its id.
+    pub fn open_session(&self, extra: &[(&str, &str)]) -> String {
+        let reply = self.post(extra, initialize_body());
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert_eq!(
+            reply.messages()[0]["result"]["protocolVersion"],
+            "2025-11-25"
+        );
+        let session = reply
+            .header("mcp-session-id")
+            .expect("a session id")
+            .to_string();
+        let mut in_session = vec![
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ];
+        in_session.extend_from_slice(extra);
+        let notified = self.post(
+            &in_session,
+            br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        );
+        assert_eq!(notified.status, 202, "{notified:?}");
+        session
+    }
+}
+
+/// The body of a `tools/call` of `name` with `arguments`, as request `id`.
+pub fn call_body(id: u64, name: &str, arguments: Value) -> String {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": name, "arguments": arguments}})
+    .to_string()
 }
 
 impl Drop for HttpServer {
