@@ -10,7 +10,7 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
-use crate::server::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found};
+use crate::server::{RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, is_routed, method_not_found};
 
 mod lifecycle;
 mod surrogates;
@@ -176,7 +176,7 @@ fn read_header(value: &Value) -> Result<Header, Value> {
 /// A request: -32601 for a method this server does not implement, -32602 for params that
 /// do not fit it, otherwise the message for rmcp.
 fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) -> Inbound {
-    if !SUPPORTED_METHODS.contains(&method) {
+    if !is_routed(method) {
         return Inbound::Reply(error_response(
             reply_id,
             ErrorCode::METHOD_NOT_FOUND,
@@ -218,6 +218,8 @@ const REQUIRED_PARAMS: &[(&str, &[(&str, &str)])] = &[
     ),
     ("tools/call", &[("name", "string")]),
     ("resources/read", &[("uri", "string")]),
+    ("resources/subscribe", &[("uri", "string")]),
+    ("resources/unsubscribe", &[("uri", "string")]),
     ("prompts/get", &[("name", "string")]),
     ("logging/setLevel", &[("level", "string")]),
 ];
