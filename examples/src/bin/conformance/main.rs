@@ -1,5 +1,6 @@
 //! `conformance`: the tools the official MCP conformance suite expects, written with
-//! `#[mcp_tool]`, plus a few that exercise time limits and cancellation.
+//! `#[mcp_tool]`, plus a few that exercise time limits and cancellation; and its resources,
+//! prompts and completions, in an rmcp handler beside them (`content`).
 //!
 //! ```text
 //! conformance --http 127.0.0.1:8080     # what the suite drives: http://127.0.0.1:8080/mcp
@@ -8,6 +9,8 @@
 //! ```
 
 #![allow(deprecated)] // rmcp marks sampling deprecated (SEP-2577); 2025-11-25 still has it.
+
+mod content;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -286,6 +289,7 @@ async fn run() -> ExitCode {
             tick_until_cancelled_tool(),
             ticks_tool(),
         ])
+        .with_handler(content::Content::new())
         .implementation("conformance", env!("CARGO_PKG_VERSION"));
     if let Some(limit) = args.default_timeout {
         builder = builder.default_timeout(limit);
