@@ -137,11 +137,13 @@ fn typescript_sdk_over_http() {
     ));
 }
 
-/// The scenarios that must pass; the rest of the suite is held to the baseline file.
+/// The scenarios of 0.1.16 that must pass; the rest of the suite is held to the baseline
+/// file.
 const REQUIRED: &[&str] = &[
     "server-initialize",
     "ping",
     "logging-set-level",
+    "completion-complete",
     "tools-list",
     "tools-call-simple-text",
     "tools-call-image",
@@ -154,8 +156,31 @@ const REQUIRED: &[&str] = &[
     "tools-call-sampling",
     "tools-call-elicitation",
     "json-schema-2020-12",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "resources-subscribe",
+    "resources-unsubscribe",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
     "dns-rebinding-protection",
 ];
+
+/// The line of the suite's summary for `scenario`, not the scenario's own output (which
+/// also prints its checks).
+fn summary_line<'a>(stdout: &'a str, scenario: &str) -> &'a str {
+    stdout
+        .lines()
+        .rev()
+        .find(|line| line.contains(&format!(" {scenario}: ")) && line.contains(" passed, "))
+        .unwrap_or_else(|| panic!("{scenario} did not run:\n{stdout}"))
+}
 
 #[test]
 fn conformance_suite_passes_against_the_conformance_example() {
@@ -183,12 +208,7 @@ fn conformance_suite_passes_against_the_conformance_example() {
         String::from_utf8_lossy(&output.stderr)
     );
     for scenario in REQUIRED {
-        // The summary line, not the scenario's own output (which also prints its checks).
-        let line = stdout
-            .lines()
-            .rev()
-            .find(|line| line.contains(&format!(" {scenario}: ")) && line.contains(" passed, "))
-            .unwrap_or_else(|| panic!("{scenario} did not run:\n{stdout}"));
+        let line = summary_line(&stdout, scenario);
         assert!(
             line.contains('✓') && line.contains(" 0 failed"),
             "{scenario}: {line}"
@@ -199,4 +219,80 @@ fn conformance_suite_passes_against_the_conformance_example() {
         .find(|line| line.starts_with("Total: "))
         .expect("a total line");
     println!("conformance: {total}");
+}
+
+/// The server scenarios the 2025-11-25 revision requires, as the 0.2.0 suite freezes them
+/// (its `requirements/2025-11-25.yaml`): every one is scored, and every one must pass.
+const SCORED_2025_11_25: &[&str] = &[
+    "server-initialize",
+    "logging-set-level",
+    "ping",
+    "completion-complete",
+    "tools-list",
+    "tools-call-simple-text",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-with-logging",
+    "tools-call-error",
+    "tools-call-with-progress",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "elicitation-sep1034-defaults",
+    "server-sse-multiple-streams",
+    "elicitation-sep1330-enums",
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "resources-subscribe",
+    "resources-unsubscribe",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
+    "dns-rebinding-protection",
+];
+
+#[test]
+fn conformance_requirements_of_2025_11_25_all_pass() {
+    let clients = clients();
+    let server = HttpServer::start(CONFORMANCE, &[], &[]);
+    let output = clients
+        .command(&clients.conformance_next)
+        .args([
+            "server",
+            "--url",
+            &server.url(),
+            "--requirements",
+            "2025-11-25",
+        ])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("run the conformance suite 0.2.0");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "a scored scenario of 2025-11-25 failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("Running requirements 2025-11-25 ("),
+        "{stdout}"
+    );
+    for scenario in SCORED_2025_11_25 {
+        let line = summary_line(&stdout, scenario);
+        assert!(
+            line.contains('✓') && line.contains(" 0 failed"),
+            "{scenario}: {line}"
+        );
+    }
+    let total = stdout
+        .lines()
+        .find(|line| line.starts_with("Total: "))
+        .expect("a total line");
+    assert!(total.ends_with(" 0 failed"), "{total}");
+    println!("conformance 0.2.0, 2025-11-25: {total}");
 }

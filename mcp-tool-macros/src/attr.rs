@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Meta, Token};
 
 use crate::errors::Errors;
+use crate::icon_attr::{IconSpec, parse_icons};
 use crate::suggest;
 
 const TOOL_KEYS: &[&str] = &[
@@ -18,6 +19,7 @@ const TOOL_KEYS: &[&str] = &[
     "idempotent",
     "open_world",
     "meta",
+    "icons",
     "schema_profile",
     "timeout",
     "timeout_ms",
@@ -50,6 +52,8 @@ pub(crate) struct ToolAttr {
     pub idempotent: Option<Flag>,
     pub open_world: Option<Flag>,
     pub meta: Option<LitStr>,
+    /// `icons = [...]`, each checked (see `icon_attr`).
+    pub icons: Option<Vec<IconSpec>>,
     /// The `SchemaProfile` variant of `schema_profile = "..."`, checked against
     /// [`SCHEMA_PROFILES`].
     pub schema_profile: Option<syn::Ident>,
@@ -146,6 +150,10 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                     check_meta_json(json, errors);
                 }
                 set_once(&mut attr.meta, value, &meta, errors);
+            }
+            "icons" => {
+                let value = parse_icons(&meta, errors);
+                set_once(&mut attr.icons, value, &meta, errors);
             }
             "timeout" => {
                 let value = string_value(&meta, errors).and_then(|text| duration_ms(&text, errors));

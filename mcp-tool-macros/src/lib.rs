@@ -14,6 +14,7 @@ mod error_derive;
 mod errors;
 mod expand;
 mod fallback;
+mod icon_attr;
 mod return_type;
 mod suggest;
 mod tool_set_attr;

@@ -187,8 +187,8 @@ pub use schema::{SchemaProfile, UnknownProfile};
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use stderr::StderrLog;
 pub use tool::{
-    BoxFuture, ContextError, Handler, Hints, IntoToolOutput, Json, Principal, Shared, ToolCall,
-    ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
+    BoxFuture, ContextError, Elicitation, Handler, Hints, IntoToolOutput, Json, Principal, Shared,
+    ToolCall, ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
 };
 #[cfg(feature = "http")]
 pub use transport::{

@@ -21,7 +21,18 @@ pub(crate) fn delete_item(sku: String) -> String {
 }
 
 /// A documented tool.
-#[mcp_tool(description = "Overrides the doc comment.")]
+#[mcp_tool(
+    description = "Overrides the doc comment.",
+    icons = [
+        "https://example.com/described.png",
+        icon(
+            src = "data:image/svg+xml;base64,PHN2Zy8+",
+            mime_type = "image/svg+xml",
+            sizes = ["any", "48x48"],
+            theme = "dark"
+        )
+    ]
+)]
 pub(crate) fn described() -> &'static str {
     "ok"
 }
@@ -42,6 +53,21 @@ fn arguments_section_moves_into_argument_descriptions() {
 fn description_attribute_overrides_the_doc_comment() {
     let tool = published(&server(), "described");
     assert_eq!(tool["description"], "Overrides the doc comment.");
+}
+
+#[test]
+fn icons_are_published_as_written() {
+    let tool = published(&server(), "described");
+    assert_eq!(
+        tool["icons"],
+        json!([
+            {"src": "https://example.com/described.png"},
+            {"src": "data:image/svg+xml;base64,PHN2Zy8+", "mimeType": "image/svg+xml",
+             "sizes": ["any", "48x48"], "theme": "dark"}
+        ])
+    );
+    let plain = published(&server(), "catalog.delete_item");
+    assert!(plain.get("icons").is_none(), "{plain}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ use super::arguments::{self, Input};
 use super::runtime;
 use crate::ast::{Place, Tool};
 use crate::attr::{Flag, ToolAttr};
+use crate::icon_attr::IconSpec;
 
 /// The body of the function that returns a tool's `ToolDef`: the arguments type, the cached
 /// definition, and the handler.
@@ -55,6 +56,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
     let attr = &tool.attr;
     let title = attr.title.as_ref().map(|title| quote!(.title(#title)));
     let meta = attr.meta.as_ref().map(|meta| quote!(.meta_json(#meta)));
+    let icons = attr.icons.as_deref().map(icons);
     let schema_profile = attr
         .schema_profile
         .as_ref()
@@ -71,6 +73,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
             #rt::ToolInfo::builder::<#ty, __McpOutput>(#name, #description)
                 #title
                 #meta
+                #icons
                 #schema_profile
                 #builder_extra
                 #timeout
@@ -84,6 +87,27 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 .build()
         }
     }
+}
+
+/// `.icons([...])`, each an rmcp `Icon` built from the checked attribute.
+fn icons(icons: &[IconSpec]) -> TokenStream {
+    let rt = runtime();
+    let icons = icons.iter().map(|icon| {
+        let src = &icon.src;
+        let mime_type = icon
+            .mime_type
+            .as_ref()
+            .map(|mime_type| quote!(.with_mime_type(#mime_type)));
+        let sizes = &icon.sizes;
+        let sizes = (!sizes.is_empty())
+            .then(|| quote!(.with_sizes(::std::vec![#(::std::string::String::from(#sizes)),*])));
+        let theme = icon
+            .theme
+            .as_ref()
+            .map(|variant| quote!(.with_theme(#rt::rmcp::model::IconTheme::#variant)));
+        quote!(#rt::rmcp::model::Icon::new(#src) #mime_type #sizes #theme)
+    });
+    quote!(.icons([#(#icons),*]))
 }
 
 /// The `Hints` literal; a hint the user did not give stays `None`.

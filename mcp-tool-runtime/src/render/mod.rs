@@ -7,12 +7,14 @@
 //! Transport sentences (JSON-RPC, HTTP) live with their transports and borrow the phrases
 //! here.
 
+mod elicit;
 mod error;
 mod phrases;
 mod result;
 mod tool;
 mod violation;
 
+pub(crate) use elicit::{NO_CLIENT_TO_ASK, elicitation_unsupported, unusable_answer};
 pub(crate) use phrases::{byte_size, received, type_phrase, unit_words};
 pub use result::ToolOutput;
 pub(crate) use result::{WRAPPED_RESULT_KEY, error_result, success_result};

@@ -14,6 +14,7 @@
 mod close;
 mod describe;
 mod doc;
+mod elicit;
 mod gemini;
 mod generate;
 mod portable;
@@ -26,6 +27,7 @@ pub(crate) use describe::{describe, number_range, signature, union_types};
 pub(crate) use doc::{
     SchemaDoc, constants_of, declared_types, is_map, is_null_schema, item_schema, required_names,
 };
+pub(crate) use elicit::elicitation_form;
 pub(crate) use generate::{input_schema, is_object_schema, output_schema};
 pub(crate) use profile::SchemaRole;
 pub use profile::{SchemaProfile, UnknownProfile};

@@ -140,7 +140,7 @@ fn tighten(object: &mut Map<String, Value>, keyword: &str, bound: Number, lower:
 }
 
 /// Rewrites an optional property's schema so that it no longer admits `null`.
-fn drop_null(schema: &mut Value) {
+pub(super) fn drop_null(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
@@ -170,23 +170,28 @@ fn drop_null(schema: &mut Value) {
     }
 }
 
+/// Replaces a schemars number `format` (`uint32`, `float`, …) by the bounds it implies.
+pub(super) fn number_format_as_bounds(object: &mut Map<String, Value>) {
+    let format = object
+        .get("format")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some((min, max)) = format.as_deref().and_then(format_bounds) {
+        object.remove("format");
+        if let Some(min) = min.filter(published_bound) {
+            tighten(object, "minimum", min, true);
+        }
+        if let Some(max) = max.filter(published_bound) {
+            tighten(object, "maximum", max, false);
+        }
+    }
+}
+
 /// Standard-only keywords: integer formats become bounds; optional properties lose `null`.
 pub(super) fn normalize(node: &mut Value) {
     if let Value::Object(object) = node {
         fold_constant_union(object);
-        let format = object
-            .get("format")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        if let Some((min, max)) = format.as_deref().and_then(format_bounds) {
-            object.remove("format");
-            if let Some(min) = min.filter(published_bound) {
-                tighten(object, "minimum", min, true);
-            }
-            if let Some(max) = max.filter(published_bound) {
-                tighten(object, "maximum", max, false);
-            }
-        }
+        number_format_as_bounds(object);
         let required = owned_required_names(object);
         if let Some(Value::Object(properties)) = object.get_mut("properties") {
             for (name, property) in properties.iter_mut() {

@@ -1,4 +1,5 @@
-//! The rmcp `ServerHandler`: `tools/list`, `tools/call` and `logging/setLevel`.
+//! The rmcp `ServerHandler`: `tools/list`, `tools/call` and `logging/setLevel`; the rest
+//! goes to the user's handler (`with_handler`), or gets rmcp's default answers without one.
 
 #![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); 2025-11-25 has it.
 
@@ -6,15 +7,20 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, DiscoverResult,
-    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, CancelledNotificationParam, CompleteRequestParams,
+    CompleteResult, CustomNotification, CustomRequest, CustomResult, DiscoverResult, ErrorCode,
+    ErrorData, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestMethod,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::McpServer;
+use super::extra::{ExtraHandler, merge_info};
 use super::methods::{
     OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
     method_not_found,
@@ -36,6 +42,22 @@ impl From<UnknownTool> for ErrorData {
     }
 }
 
+impl<S> McpServer<S> {
+    fn extra(&self) -> Option<&dyn ExtraHandler> {
+        self.inner.handler.as_deref()
+    }
+}
+
+/// The -32601 a transport gives a method it does not route, for a handler-only method that
+/// reached a server without a handler.
+fn not_routed(method: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        method_not_found(method),
+        Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
+    )
+}
+
 impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
@@ -47,7 +69,10 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         if let Some(instructions) = &self.inner.instructions {
             info = info.with_instructions(instructions.clone());
         }
-        info
+        match self.extra() {
+            Some(extra) => merge_info(info, extra.info()),
+            None => info,
+        }
     }
 
     async fn list_tools(
@@ -78,11 +103,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        Err(ErrorData::new(
-            ErrorCode::METHOD_NOT_FOUND,
-            method_not_found("server/discover"),
-            Some(json!({"method": "server/discover", "supported": SUPPORTED_METHODS})),
-        ))
+        Err(not_routed("server/discover"))
     }
 
     /// rmcp hands over a request of a method it knows but whose params it could not read
@@ -115,6 +136,138 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     ) -> Result<(), ErrorData> {
         self.session.set_level(request.level);
         Ok(())
+    }
+
+    async fn list_resources(
+        &self,
+        page: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.list_resources(page, context).await,
+            None => Ok(ListResourcesResult::default()),
+        }
+    }
+
+    async fn list_resource_templates(
+        &self,
+        page: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.list_resource_templates(page, context).await,
+            None => Ok(ListResourceTemplatesResult::default()),
+        }
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.read_resource(request, context).await,
+            None => Err(ErrorData::method_not_found::<ReadResourceRequestMethod>()),
+        }
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.subscribe(request, context).await,
+            None => Err(not_routed("resources/subscribe")),
+        }
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.unsubscribe(request, context).await,
+            None => Err(not_routed("resources/unsubscribe")),
+        }
+    }
+
+    async fn list_prompts(
+        &self,
+        page: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.list_prompts(page, context).await,
+            None => Ok(ListPromptsResult::default()),
+        }
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.get_prompt(request, context).await,
+            None => Err(ErrorData::method_not_found::<GetPromptRequestMethod>()),
+        }
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        match self.extra() {
+            Some(extra) => extra.complete(request, context).await,
+            None => Ok(CompleteResult::default()),
+        }
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        match self.extra() {
+            Some(extra) => extra.on_initialized(context).await,
+            None => tracing::info!("client initialized"),
+        }
+    }
+
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        // rmcp has already cancelled the request's token, which stops a running tool.
+        if let Some(extra) = self.extra() {
+            extra.on_cancelled(notification, context).await;
+        }
+    }
+
+    async fn on_progress(
+        &self,
+        notification: ProgressNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        if let Some(extra) = self.extra() {
+            extra.on_progress(notification, context).await;
+        }
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        if let Some(extra) = self.extra() {
+            extra.on_roots_list_changed(context).await;
+        }
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleServer>,
+    ) {
+        if let Some(extra) = self.extra() {
+            extra.on_custom_notification(notification, context).await;
+        }
     }
 
     async fn call_tool(

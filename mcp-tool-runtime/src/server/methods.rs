@@ -8,7 +8,10 @@
 pub(crate) const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
     &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
-/// The request methods this server answers. Anything else is -32601.
+/// The request methods every server answers, and that the -32601 sentence lists: the
+/// resource, prompt and completion methods answer empty lists or -32601 unless a
+/// `with_handler` handler serves them. Anything else (and outside [`HANDLER_ONLY_METHODS`])
+/// is -32601 from the transport.
 pub(crate) const SUPPORTED_METHODS: &[&str] = &[
     "initialize",
     "ping",
@@ -22,6 +25,15 @@ pub(crate) const SUPPORTED_METHODS: &[&str] = &[
     "prompts/get",
     "completion/complete",
 ];
+
+/// The methods only a `with_handler` handler can serve: the transports let them through,
+/// and a server without a handler answers them with the same -32601 as any unknown method.
+pub(crate) const HANDLER_ONLY_METHODS: &[&str] = &["resources/subscribe", "resources/unsubscribe"];
+
+/// Whether the transports hand a request with this method to the server.
+pub(crate) fn is_routed(method: &str) -> bool {
+    SUPPORTED_METHODS.contains(&method) || HANDLER_ONLY_METHODS.contains(&method)
+}
 
 /// Where a `tools/call` whose `arguments` is not an object carries its raw value.
 ///

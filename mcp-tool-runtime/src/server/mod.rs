@@ -1,6 +1,7 @@
 //! An MCP server over rmcp: the tools' state, the registry, and the server's identity.
 //! `handler` answers rmcp's requests; each transport owns its own `serve_*`.
 
+mod extra;
 mod handler;
 mod methods;
 mod params;
@@ -8,7 +9,7 @@ mod params;
 #[cfg(feature = "http")]
 pub(crate) use methods::SUPPORTED_PROTOCOL_VERSIONS;
 pub(crate) use methods::{
-    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found,
+    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, is_routed, method_not_found,
 };
 pub(crate) use params::{invalid_params, params_problem};
 
@@ -19,6 +20,7 @@ use std::time::Duration;
 use rmcp::model::Implementation;
 use serde_json::Value;
 
+use self::extra::ExtraHandler;
 use crate::dispatch::{RegistryError, ToolRegistry, UnknownTool};
 use crate::input::{InputLimits, InputMode};
 use crate::schema::SchemaProfile;
@@ -35,6 +37,7 @@ pub struct ServerBuilder<S> {
     default_timeout: Option<Duration>,
     input_mode: InputMode,
     input_limits: InputLimits,
+    handler: Option<Arc<dyn ExtraHandler>>,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
@@ -105,6 +108,76 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
+    /// Serves `handler`'s resources, prompts and completions beside the tools: any rmcp
+    /// [`ServerHandler`](rmcp::ServerHandler), typically written with rmcp's
+    /// `#[prompt_router]`/`#[prompt_handler]` and its resource methods.
+    ///
+    /// The server keeps `initialize`, `ping`, `tools/*` and `logging/setLevel`, and hands
+    /// `resources/*` (list, templates, read, subscribe, unsubscribe), `prompts/*`,
+    /// `completion/complete` and the client's notifications (`initialized`, roots changed,
+    /// …) to `handler`. Its `initialize` answer adds the handler's resources, prompts,
+    /// completions, experimental and extension capabilities to its own tools and logging; the
+    /// server's [`instructions`](Self::instructions) win over the handler's. Everything goes
+    /// through the same transport, so the stdio checks and the HTTP guard apply to the
+    /// handler's methods too. One handler serves every session; a second call replaces the
+    /// first.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::rmcp::model::{
+    ///     ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams, Resource,
+    ///     ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities,
+    ///     ServerConfig,
+    /// };
+    /// use mcp_tool_runtime::rmcp::service::RequestContext;
+    /// use mcp_tool_runtime::rmcp::{ErrorData, RoleServer, ServerHandler};
+    /// use mcp_tool_runtime::{McpServer, mcp_tool};
+    ///
+    /// /// Add two numbers.
+    /// #[mcp_tool]
+    /// fn add(a: i64, b: i64) -> String { (a + b).to_string() }
+    ///
+    /// /// One text resource, `docs://readme`.
+    /// struct Docs;
+    ///
+    /// impl ServerHandler for Docs {
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         ServerConfig::new(ServerCapabilities::builder().enable_resources().build())
+    ///     }
+    ///
+    ///     async fn list_resources(
+    ///         &self,
+    ///         _page: Option<PaginatedRequestParams>,
+    ///         _cx: RequestContext<RoleServer>,
+    ///     ) -> Result<ListResourcesResult, ErrorData> {
+    ///         let readme = Resource::new("docs://readme", "readme");
+    ///         Ok(ListResourcesResult::with_all_items(vec![readme]))
+    ///     }
+    ///
+    ///     async fn read_resource(
+    ///         &self,
+    ///         request: ReadResourceRequestParams,
+    ///         _cx: RequestContext<RoleServer>,
+    ///     ) -> Result<ReadResourceResponse, ErrorData> {
+    ///         match request.uri.as_str() {
+    ///             "docs://readme" => Ok(ReadResourceResult::new(vec![
+    ///                 ResourceContents::text("Call add with two integers.", "docs://readme"),
+    ///             ])
+    ///             .into()),
+    ///             other => Err(ErrorData::resource_not_found(format!("No resource {other}."), None)),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let server = McpServer::builder(()).tool(add_tool()).with_handler(Docs).build()?;
+    /// let capabilities = server.get_info().capabilities;
+    /// assert!(capabilities.tools.is_some() && capabilities.resources.is_some());
+    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// ```
+    pub fn with_handler<H: rmcp::ServerHandler>(mut self, handler: H) -> Self {
+        self.handler = Some(Arc::new(handler));
+        self
+    }
+
     /// How published schemas are shaped (default [`SchemaProfile::Portable`]).
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
         self.profile = profile;
@@ -146,6 +219,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 implementation,
                 instructions: self.instructions,
                 default_timeout: self.default_timeout,
+                handler: self.handler,
             }),
             session: Arc::default(),
         })
@@ -168,6 +242,8 @@ struct Inner<S> {
     implementation: Implementation,
     instructions: Option<String>,
     default_timeout: Option<Duration>,
+    /// The user's handler of everything but tools and logging (`with_handler`).
+    handler: Option<Arc<dyn ExtraHandler>>,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.
@@ -256,6 +332,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             input_mode: InputMode::default(),
             input_limits: InputLimits::default(),
             default_timeout: None,
+            handler: None,
         }
     }
 

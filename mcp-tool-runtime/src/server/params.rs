@@ -22,6 +22,8 @@ const REQUIRED_PARAMS: &[(&str, &[(&str, &str)])] = &[
     ),
     ("tools/call", &[("name", "string")]),
     ("resources/read", &[("uri", "string")]),
+    ("resources/subscribe", &[("uri", "string")]),
+    ("resources/unsubscribe", &[("uri", "string")]),
     ("prompts/get", &[("name", "string")]),
     ("logging/setLevel", &[("level", "string")]),
 ];

@@ -12,9 +12,11 @@ use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
     RequestId, RequestMetaObject,
 };
-use rmcp::service::{Peer, ServiceError};
+use rmcp::service::Peer;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+
+use super::context_error::ContextError;
 
 /// The state one client session shares among its calls: the `logging/setLevel` threshold.
 #[derive(Debug)]
@@ -115,28 +117,6 @@ impl fmt::Debug for ToolContext {
         debug
             .field("cancelled", &self.cancel.is_cancelled())
             .finish()
-    }
-}
-
-/// Why a message to the client could not be sent.
-#[derive(Debug)]
-pub struct ContextError(ServiceError);
-
-impl fmt::Display for ContextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot reach the client: {}", self.0)
-    }
-}
-
-impl std::error::Error for ContextError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
-
-impl From<ServiceError> for ContextError {
-    fn from(error: ServiceError) -> Self {
-        Self(error)
     }
 }
 

@@ -3,7 +3,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rmcp::model::{JsonObject, MetaObject, Tool, ToolAnnotations};
+use rmcp::model::{Icon, JsonObject, MetaObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde_json::Value;
 
@@ -34,6 +34,8 @@ pub struct ToolInfo {
     description: &'static str,
     hints: Hints,
     meta: Option<JsonObject>,
+    /// Published as the tool's `icons` (`#[mcp_tool(icons = [...])]`).
+    icons: Vec<Icon>,
     input: InputSpec,
     output_schema: Option<Value>,
     output_wrapped: bool,
@@ -77,6 +79,7 @@ impl ToolInfo {
                 description,
                 hints: Hints::default(),
                 meta: None,
+                icons: Vec::new(),
                 input: InputSpec::new(name, schema::input_schema::<A>()),
                 output_schema,
                 output_wrapped,
@@ -98,6 +101,11 @@ impl ToolInfo {
     /// The tool's description.
     pub fn description(&self) -> &'static str {
         self.description
+    }
+
+    /// The tool's icons, as `tools/list` publishes them.
+    pub fn icons(&self) -> &[Icon] {
+        &self.icons
     }
 
     /// The canonical input schema (as schemars writes it).
@@ -177,6 +185,7 @@ impl ToolInfo {
         });
         tool.annotations = self.annotations();
         tool.meta = self.meta.clone().map(MetaObject);
+        tool.icons = (!self.icons.is_empty()).then(|| self.icons.clone());
         tool
     }
 
@@ -225,6 +234,25 @@ impl ToolInfoBuilder {
     /// macro has already checked it at compile time).
     pub fn meta_json(mut self, json: &str) -> Self {
         self.info.meta = serde_json::from_str::<JsonObject>(json).ok();
+        self
+    }
+
+    /// Icons a client may show for the tool (`#[mcp_tool(icons = [...])]` checks them at
+    /// compile time).
+    ///
+    /// ```
+    /// use mcp_tool_runtime::ToolInfo;
+    /// use mcp_tool_runtime::rmcp::model::Icon;
+    /// #[derive(schemars::JsonSchema)]
+    /// struct NoArguments {}
+    /// let info = ToolInfo::builder::<NoArguments, String>("ping", "Answer pong.")
+    ///     .icons([Icon::new("https://example.com/ping.png").with_mime_type("image/png")])
+    ///     .build();
+    /// let published = info.publish(Default::default());
+    /// assert_eq!(published.icons.as_deref(), Some(info.icons()));
+    /// ```
+    pub fn icons(mut self, icons: impl IntoIterator<Item = Icon>) -> Self {
+        self.info.icons.extend(icons);
         self
     }
 

@@ -4,7 +4,9 @@
 mod blocking;
 mod call;
 mod context;
+mod context_error;
 mod def;
+mod elicit;
 mod finite;
 mod info;
 mod output;
@@ -15,9 +17,11 @@ pub use blocking::run_blocking;
 #[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
 pub use call::ToolCall;
+pub use context::ToolContext;
 pub(crate) use context::{CallScope, Session};
-pub use context::{ContextError, ToolContext};
+pub use context_error::ContextError;
 pub use def::{BoxFuture, Handler, ToolDef, ToolSet};
+pub use elicit::Elicitation;
 pub use info::{Hints, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};
 pub use principal::Principal;

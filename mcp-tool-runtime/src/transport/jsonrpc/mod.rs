@@ -11,7 +11,8 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 use crate::server::{
-    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, invalid_params, method_not_found, params_problem,
+    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, invalid_params, is_routed, method_not_found,
+    params_problem,
 };
 
 mod lifecycle;
@@ -182,7 +183,7 @@ fn read_header(value: &Value) -> Result<Header, Value> {
 /// A request: -32601 for a method this server does not implement, -32602 for params that
 /// do not fit it, otherwise the message for rmcp.
 fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) -> Inbound {
-    if !SUPPORTED_METHODS.contains(&method) {
+    if !is_routed(method) {
         return Inbound::Reply(error_response(
             reply_id,
             ErrorCode::METHOD_NOT_FOUND,

@@ -1,5 +1,6 @@
 //! `conformance`: the tools the official MCP conformance suite expects, written with
-//! `#[mcp_tool]`, plus a few that exercise time limits and cancellation.
+//! `#[mcp_tool]`, plus a few that exercise time limits and cancellation; and its resources,
+//! prompts and completions, in an rmcp handler beside them (`content`).
 //!
 //! ```text
 //! conformance --http 127.0.0.1:8080     # what the suite drives: http://127.0.0.1:8080/mcp
@@ -9,20 +10,20 @@
 
 #![allow(deprecated)] // rmcp marks sampling deprecated (SEP-2577); 2025-11-25 still has it.
 
+mod content;
+mod elicit;
+
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use mcp_tool_examples::logging;
-use mcp_tool_runtime::rmcp::model::{
-    ContentBlock, CreateMessageRequestParams, ElicitRequestParams, SamplingMessage,
-};
+use mcp_tool_runtime::rmcp::model::{ContentBlock, CreateMessageRequestParams, SamplingMessage};
 use mcp_tool_runtime::{
     ErrorClass, ErrorCode, HttpOptions, McpServer, ToolContext, ToolError, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
 
 /// A 1×1 red PNG.
 const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -125,38 +126,6 @@ async fn test_sampling(prompt: String, ctx: ToolContext) -> Result<String, ToolE
         .map(|text| text.text.clone())
         .unwrap_or_default();
     Ok(format!("LLM response: {text}"))
-}
-
-/// Ask the user for a username and an email address (elicitation).
-///
-/// # Arguments
-/// * `message` - What to tell the user.
-#[mcp_tool]
-async fn test_elicitation(message: String, ctx: ToolContext) -> Result<String, ToolError> {
-    let peer = ctx
-        .peer()
-        .ok_or_else(|| ToolError::unavailable("This call has no client to ask."))?;
-    let params: ElicitRequestParams = serde_json::from_value(json!({
-        "mode": "form",
-        "message": message,
-        "requestedSchema": {
-            "type": "object",
-            "properties": {
-                "username": {"type": "string", "description": "User's response"},
-                "email": {"type": "string", "description": "User's email address"}
-            },
-            "required": ["username", "email"]
-        }
-    }))?;
-    let answer = peer
-        .create_elicitation(params)
-        .await
-        .map_err(|error| ToolError::upstream(format!("The client could not elicit: {error}")))?;
-    let content = answer.content.unwrap_or_default();
-    Ok(format!(
-        "User response: action={}, content={content}",
-        serde_json::to_value(&answer.action)?
-    ))
 }
 
 /// A postal address.
@@ -279,13 +248,17 @@ async fn run() -> ExitCode {
             test_error_handling_tool(),
             test_tool_with_progress_tool(),
             test_sampling_tool(),
-            test_elicitation_tool(),
+            elicit::test_elicitation_tool(),
+            elicit::test_elicitation_sep1034_defaults_tool(),
+            elicit::test_elicitation_sep1330_enums_tool(),
+            elicit::test_elicitation_url_tool(),
             json_schema_2020_12_tool_tool(),
             slow_with_limit_tool(),
             sleep_ms_tool(),
             tick_until_cancelled_tool(),
             ticks_tool(),
         ])
+        .with_handler(content::Content::new())
         .implementation("conformance", env!("CARGO_PKG_VERSION"));
     if let Some(limit) = args.default_timeout {
         builder = builder.default_timeout(limit);

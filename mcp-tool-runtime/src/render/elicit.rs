@@ -1,0 +1,18 @@
+//! Sentences about asking the user through the client (elicitation), for a tool whose
+//! question could not be asked or answered.
+
+/// A call made in-process has no client, so no user to ask.
+pub(crate) const NO_CLIENT_TO_ASK: &str =
+    "This call has no client, so the tool cannot ask the user for input.";
+
+/// The client did not declare `mode` (`form` or `URL`) elicitation.
+pub(crate) fn elicitation_unsupported(mode: &str) -> String {
+    format!(
+        "The client does not support {mode} elicitation, so the tool cannot ask the user for input."
+    )
+}
+
+/// The client accepted with content that does not fit the form.
+pub(crate) fn unusable_answer(detail: &str) -> String {
+    format!("The user's answer did not fit the requested form: {detail}.")
+}

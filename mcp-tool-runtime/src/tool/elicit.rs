@@ -1,0 +1,185 @@
+//! Asking the user through the client (elicitation, spec 2025-11-25): a typed form, or a URL
+//! to visit out of band.
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    CustomNotification, ElicitRequestParams, ElicitResult, ElicitationAction, ServerNotification,
+};
+use rmcp::service::{ElicitationMode, Peer};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use super::context::ToolContext;
+use super::context_error::ContextError;
+use crate::schema::elicitation_form;
+
+/// The user's answer to a question a tool asked through the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user answered: the form's content, or `()` for a URL they agreed to open.
+    Accepted(T),
+    /// The user explicitly refused.
+    Declined,
+    /// The user dismissed the question without choosing (or the client answered with an
+    /// action this version does not know).
+    Cancelled,
+}
+
+impl<T> Elicitation<T> {
+    /// The answer, if the user gave one.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            Self::Accepted(value) => Some(value),
+            Self::Declined | Self::Cancelled => None,
+        }
+    }
+}
+
+/// The method of the notification that ends a URL-mode elicitation (spec 2025-11-25).
+const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+
+impl ToolContext {
+    /// Asks the user to fill in a form shaped like `T` (form-mode elicitation) and returns
+    /// their answer as a `T`.
+    ///
+    /// The form is `T`'s JSON Schema in the spec's subset: a struct whose fields are
+    /// strings (with `format` email, uri, date or date-time), numbers, integers, booleans,
+    /// unit enums (choices: titled when the variants have a doc comment or
+    /// `#[schemars(title = "...")]`) and `Vec`s of unit enums (multi-select). Defaults
+    /// (`#[serde(default = "...")]`) are shown in the form. `Option` fields are optional.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{Elicitation, ToolContext, ToolError, mcp_tool};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Shipping {
+    ///     /// Where to send the parcel.
+    ///     address: String,
+    ///     express: bool,
+    /// }
+    ///
+    /// /// Place an order, asking the user where to ship it.
+    /// #[mcp_tool]
+    /// async fn order(sku: String, ctx: ToolContext) -> Result<String, ToolError> {
+    ///     match ctx.elicit::<Shipping>("Where should we ship it?").await? {
+    ///         Elicitation::Accepted(shipping) => Ok(format!("{sku} ships to {}.", shipping.address)),
+    ///         Elicitation::Declined | Elicitation::Cancelled => Ok("Order not placed.".into()),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // In-process, there is nobody to ask: the model reads why.
+    /// let server = mcp_tool_runtime::McpServer::builder(()).tool(order_tool()).build()?;
+    /// let result = server.call("order", Some(serde_json::json!({"sku": "ABC-0001"}))).await?;
+    /// assert_eq!(result.is_error, Some(true));
+    /// assert!(format!("{:?}", result.content)
+    ///     .contains("This call has no client, so the tool cannot ask the user for input."));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Errors: [`ContextError::Detached`] for an in-process call,
+    /// [`ContextError::Unsupported`] when the client did not declare form elicitation,
+    /// [`ContextError::Form`] when `T` cannot be a form, [`ContextError::Answer`] when the
+    /// accepted content does not deserialize into `T`, [`ContextError::Client`] when the
+    /// request fails.
+    pub async fn elicit<T>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<T>, ContextError>
+    where
+        T: JsonSchema + DeserializeOwned,
+    {
+        let peer = self.asking(ElicitationMode::Form)?;
+        let type_name = std::any::type_name::<T>();
+        let requested_schema =
+            elicitation_form::<T>().map_err(|problem| ContextError::Form { type_name, problem })?;
+        let request = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: message.into(),
+            requested_schema,
+        };
+        let answer = peer.create_elicitation(request).await?;
+        match answered(answer) {
+            Elicitation::Accepted(content) => serde_json::from_value(content)
+                .map(Elicitation::Accepted)
+                .map_err(|error| ContextError::Answer { type_name, error }),
+            Elicitation::Declined => Ok(Elicitation::Declined),
+            Elicitation::Cancelled => Ok(Elicitation::Cancelled),
+        }
+    }
+
+    /// Asks the user to open `url` (URL-mode elicitation), for what must not pass through
+    /// the client: a sign-in, a payment, a secret. `Accepted(())` means they agreed to open
+    /// it, not that they finished there: when the interaction behind the URL completes, tell
+    /// the client with [`ToolContext::elicitation_complete`] and the same `elicitation_id`,
+    /// which your server chooses (unique per request; the URL may carry it).
+    ///
+    /// Errors: [`ContextError::Detached`], [`ContextError::Unsupported`] when the client did
+    /// not declare URL elicitation, [`ContextError::Url`] when `url` does not parse,
+    /// [`ContextError::Client`].
+    pub async fn elicit_url(
+        &self,
+        message: impl Into<String>,
+        url: &str,
+        elicitation_id: impl Into<String>,
+    ) -> Result<Elicitation<()>, ContextError> {
+        let peer = self.asking(ElicitationMode::Url)?;
+        let parsed = url::Url::parse(url).map_err(|error| ContextError::Url {
+            url: url.to_string(),
+            error,
+        })?;
+        let request = ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: message.into(),
+            url: parsed.to_string(),
+            elicitation_id: elicitation_id.into(),
+        };
+        let answer = peer.create_elicitation(request).await?;
+        Ok(match answered(answer) {
+            Elicitation::Accepted(_) => Elicitation::Accepted(()),
+            Elicitation::Declined => Elicitation::Declined,
+            Elicitation::Cancelled => Elicitation::Cancelled,
+        })
+    }
+
+    /// Tells the client that the out-of-band interaction of a URL-mode elicitation has
+    /// completed (`notifications/elicitation/complete`), so that it can retry what waited for
+    /// it. Does nothing for an in-process call.
+    pub async fn elicitation_complete(
+        &self,
+        elicitation_id: impl Into<String>,
+    ) -> Result<(), ContextError> {
+        let Some(peer) = self.peer() else {
+            return Ok(());
+        };
+        let params = json!({"elicitationId": elicitation_id.into()});
+        let notification = CustomNotification::new(ELICITATION_COMPLETE, Some(params));
+        peer.send_notification(ServerNotification::CustomNotification(notification))
+            .await?;
+        Ok(())
+    }
+
+    /// The client, if it takes elicitation in `mode`.
+    fn asking(&self, mode: ElicitationMode) -> Result<&Peer<RoleServer>, ContextError> {
+        let peer = self.peer().ok_or(ContextError::Detached)?;
+        if peer.supported_elicitation_modes().contains(&mode) {
+            Ok(peer)
+        } else {
+            Err(ContextError::Unsupported(mode))
+        }
+    }
+}
+
+/// The user's decision, with the content of an acceptance (`{}` when the client sent none:
+/// a form of optional fields left empty).
+fn answered(answer: ElicitResult) -> Elicitation<serde_json::Value> {
+    match answer.action {
+        ElicitationAction::Accept => {
+            Elicitation::Accepted(answer.content.unwrap_or_else(|| json!({})))
+        }
+        ElicitationAction::Decline => Elicitation::Declined,
+        _ => Elicitation::Cancelled,
+    }
+}
