@@ -17,10 +17,12 @@ use std::time::Duration;
 use rmcp::model::Implementation;
 use serde_json::Value;
 
-use crate::dispatch::{RegistryError, ToolRegistry, UnknownTool};
+use crate::dispatch::{CallOutcome, RegistryError, ToolRegistry, UnknownTool};
+use crate::error::Violation;
 use crate::input::{InputLimits, InputMode};
+use crate::middleware::{ToolMiddleware, run_chain};
 use crate::schema::SchemaProfile;
-use crate::tool::{Session, Shared, ToolDef, ToolSet};
+use crate::tool::{CallScope, Session, Shared, ToolDef, ToolSet};
 
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
@@ -33,9 +35,20 @@ pub struct ServerBuilder<S> {
     default_timeout: Option<Duration>,
     input_mode: InputMode,
     input_limits: InputLimits,
+    middleware: Vec<Box<dyn ToolMiddleware>>,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
+    /// Adds a middleware around every tool call ([`ToolMiddleware`]; built-ins:
+    /// [`crate::TraceCalls`], [`crate::RateLimit`], [`crate::ConcurrencyLimit`]). Several run
+    /// in the order they were added, the first outermost, and all outside argument checks,
+    /// panic catching and time limits. In-process calls ([`McpServer::call`]) go through
+    /// them too.
+    pub fn middleware(mut self, middleware: impl ToolMiddleware) -> Self {
+        self.middleware.push(Box::new(middleware));
+        self
+    }
+
     /// The time limit of every tool that does not set its own with
     /// `#[mcp_tool(timeout = "...")]`. A call that runs over is stopped and answered with a
     /// retryable `timeout` error. No limit by default.
@@ -144,6 +157,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 implementation,
                 instructions: self.instructions,
                 default_timeout: self.default_timeout,
+                middleware: self.middleware,
             }),
             session: Arc::default(),
         })
@@ -166,6 +180,7 @@ struct Inner<S> {
     implementation: Implementation,
     instructions: Option<String>,
     default_timeout: Option<Duration>,
+    middleware: Vec<Box<dyn ToolMiddleware>>,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.
@@ -254,6 +269,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             input_mode: InputMode::default(),
             input_limits: InputLimits::default(),
             default_timeout: None,
+            middleware: Vec::new(),
         }
     }
 
@@ -273,10 +289,46 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         name: &str,
         arguments: Option<Value>,
     ) -> Result<rmcp::model::CallToolResult, UnknownTool> {
-        self.inner
-            .registry
-            .call(&self.inner.state, name, arguments)
-            .await
+        let registry = &self.inner.registry;
+        if self.inner.middleware.is_empty() {
+            return registry.call(&self.inner.state, name, arguments).await;
+        }
+        let tool = registry.get(name).ok_or_else(|| registry.unknown(name))?;
+        let scope = CallScope::detached();
+        // No server-wide time limit, as without middleware (`ToolRegistry::call`).
+        let outcome = self
+            .run_call(tool, arguments.as_ref(), None, &scope, None)
+            .await;
+        Ok(outcome.into_result())
+    }
+
+    /// Runs one call of `tool` through the middleware, if any, and the registry; `refused`
+    /// when the transport already found the arguments too large.
+    pub(crate) async fn run_call(
+        &self,
+        tool: &ToolDef<S>,
+        arguments: Option<&Value>,
+        refused: Option<Violation>,
+        scope: &CallScope,
+        default_timeout: Option<Duration>,
+    ) -> CallOutcome {
+        let inner = &self.inner;
+        let run = async {
+            match refused {
+                Some(violation) => ToolRegistry::refuse(tool, violation),
+                None => {
+                    let state = &inner.state;
+                    inner
+                        .registry
+                        .run(state, tool, arguments, scope, default_timeout)
+                        .await
+                }
+            }
+        };
+        if inner.middleware.is_empty() {
+            return run.await;
+        }
+        run_chain(&inner.middleware, tool.info(), arguments, scope, run).await
     }
 
     /// The server-wide time limit, if one is set.
