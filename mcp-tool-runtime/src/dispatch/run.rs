@@ -72,7 +72,21 @@ pub(crate) fn error_result(info: &ToolInfo, error: ToolError) -> CallOutcome {
 
 /// A panic, turned into an error for the log.
 #[derive(Debug)]
-pub(crate) struct Panicked(String);
+pub(crate) struct Panicked {
+    /// What panicked: the tool, or a middleware around it.
+    culprit: &'static str,
+    message: String,
+}
+
+impl Panicked {
+    /// A middleware's panic.
+    pub(crate) fn in_middleware(payload: Box<dyn Any + Send>) -> Self {
+        Self {
+            culprit: "a middleware",
+            ..Self::from(payload)
+        }
+    }
+}
 
 impl From<Box<dyn Any + Send>> for Panicked {
     fn from(payload: Box<dyn Any + Send>) -> Self {
@@ -81,13 +95,16 @@ impl From<Box<dyn Any + Send>> for Panicked {
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic with a non-text payload".to_string());
-        Self(message)
+        Self {
+            culprit: "the tool",
+            message,
+        }
     }
 }
 
 impl fmt::Display for Panicked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the tool panicked: {}", self.0)
+        write!(f, "{} panicked: {}", self.culprit, self.message)
     }
 }
 

@@ -207,26 +207,28 @@ pub struct Next<'a> {
 
 impl<'a> Next<'a> {
     /// Runs the rest of the chain and the tool. A later middleware's refusal comes back as
-    /// an outcome with its error, as the client will see it.
+    /// an outcome with its error, as the client will see it; its panic, as an
+    /// `internal_error`.
     pub async fn run(self, request: ToolRequest<'a>) -> CallOutcome {
-        match self.rest.split_first() {
-            None => self.tool.await,
-            Some((first, rest)) => {
-                let next = Next {
-                    rest,
-                    tool: self.tool,
-                };
-                match first.handle(request, next).await {
-                    Ok(outcome) => outcome,
-                    Err(error) => error_result(request.info, error),
-                }
-            }
+        let Some((first, rest)) = self.rest.split_first() else {
+            return self.tool.await;
+        };
+        let next = Next {
+            rest,
+            tool: self.tool,
+        };
+        match CatchUnwind(first.handle(request, next)).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(error)) => error_result(request.info, error),
+            Err(payload) => error_result(
+                request.info,
+                ToolError::internal(Panicked::in_middleware(payload)),
+            ),
         }
     }
 }
 
-/// Runs `tool`, the registry's run of one call, inside `chain`. A panic in a middleware
-/// becomes the call's `internal_error`, as a tool's panic does.
+/// Runs `tool`, the registry's run of one call, inside `chain`.
 pub(crate) async fn run_chain(
     chain: &[Box<dyn ToolMiddleware>],
     info: &ToolInfo,
@@ -240,9 +242,5 @@ pub(crate) async fn run_chain(
         arguments,
         scope,
     };
-    let next = Next { rest: chain, tool };
-    match CatchUnwind(pin!(next.run(request))).await {
-        Ok(outcome) => outcome,
-        Err(payload) => error_result(info, ToolError::internal(Panicked::from(payload))),
-    }
+    Next { rest: chain, tool }.run(request).await
 }
