@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use mcp_tool_runtime::rmcp::ServerHandler;
 use mcp_tool_runtime::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, JsonObject, NumberOrString,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, JsonObject, NumberOrString,
 };
 use mcp_tool_runtime::rmcp::service::{RequestContext, RoleServer, RunningService, serve_directly};
 use mcp_tool_runtime::{
@@ -378,15 +378,24 @@ impl<S: Send + Sync + 'static> Connected<S> {
         arguments: Value,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        match self.respond(name, arguments, context).await {
+            Ok(CallToolResponse::Complete(result)) => result,
+            other => panic!("expected a tool result: {other:?}"),
+        }
+    }
+
+    async fn respond(
+        &self,
+        name: &'static str,
+        arguments: Value,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let arguments: JsonObject = match arguments {
             Value::Object(map) => map,
             other => panic!("arguments must be an object: {other}"),
         };
         let request = CallToolRequestParams::new(name).with_arguments(arguments);
-        match ServerHandler::call_tool(&self.server, request, context).await {
-            Ok(CallToolResponse::Complete(result)) => result,
-            other => panic!("expected a tool result: {other:?}"),
-        }
+        ServerHandler::call_tool(&self.server, request, context).await
     }
 }
 
@@ -549,6 +558,40 @@ async fn the_trace_span_records_the_call_and_the_clients_trace_parent() {
     assert_eq!(bad["correlation_id"], correlation_id);
     assert_eq!(bad["otel.status_code"], "ERROR");
     assert!(!bad.contains_key("trace_id"));
+}
+
+#[tokio::test]
+async fn the_trace_span_of_a_call_the_client_cancels_says_so() {
+    let spans = Spans::default();
+    let _subscriber =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
+    let gate = Arc::new(Gate::default());
+    let server = McpServer::builder(Arc::clone(&gate))
+        .tool_set()
+        .middleware(TraceCalls::new())
+        .build()
+        .expect("builds");
+    let connected = Connected::new(server);
+    let context = connected.context(None, None);
+    let cancel = context.ct.clone();
+    let (answer, ()) = tokio::join!(
+        connected.respond("wait_at_gate", json!({}), context),
+        async {
+            gate.entered.notified().await;
+            cancel.cancel();
+        }
+    );
+    assert_eq!(
+        answer.expect_err("a cancelled call has no result").message,
+        "The client cancelled the call."
+    );
+    let closed = spans.0.lock().expect("spans").clone();
+    let (_, fields) = closed
+        .iter()
+        .find(|(name, _)| name == "tool_call")
+        .expect("the call's span closed");
+    assert_eq!(fields["outcome"], "cancelled");
+    assert!(fields.contains_key("duration_ms"));
 }
 
 #[tokio::test]

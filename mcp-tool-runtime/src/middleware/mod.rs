@@ -29,7 +29,9 @@ use crate::tool::{BoxFuture, CallScope, Principal, ToolContext, ToolInfo};
 /// tool. Middlewares run in registration order, the first outermost; all of them run outside
 /// argument validation, panic catching and the time limit, so an invalid call, a panic and a
 /// timeout reach them as outcomes like any other. A call of a name the server does not have
-/// is a protocol error and reaches none.
+/// is a protocol error and reaches none. A call the client cancels is dropped, middleware
+/// included: code after `next.run(..).await` does not run then, so release what must be
+/// released in a `Drop` (as a semaphore permit does).
 ///
 /// The method returns a boxed future (`Box::pin(async move { .. })`), which keeps the trait
 /// object-safe; with no middleware registered a call is not boxed at all.

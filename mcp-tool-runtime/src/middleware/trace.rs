@@ -131,7 +131,7 @@ type ParentHook = Box<dyn Fn(&Span, &TraceParent) + Send + Sync>;
 /// | field | value |
 /// | --- | --- |
 /// | `tool` | the tool's name |
-/// | `outcome` | `ok`, or the error code (`invalid_arguments`, `timeout`, `forbidden`, …); `error` for an `isError` result the tool built itself |
+/// | `outcome` | `ok`, or the error code (`invalid_arguments`, `timeout`, `forbidden`, …); `error` for an `isError` result the tool built itself; `cancelled` when the client cancelled the call |
 /// | `duration_ms` | the call's wall time, middleware inside this one included |
 /// | `correlation_id` | for a failure, the id in its log line and in the client's envelope |
 /// | `trace_id`, `parent_span_id` | from the request's `_meta.traceparent`, when the client sent one |
@@ -274,9 +274,17 @@ impl ToolMiddleware for TraceCalls {
                     hook(&span, &parent);
                 }
             }
-            let started = Instant::now();
+            let mut unfinished = Unfinished {
+                span: &span,
+                started: Instant::now(),
+                armed: true,
+            };
             let outcome = next.run(request).instrument(span.clone()).await;
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
+            unfinished.armed = false;
+            span.record(
+                "duration_ms",
+                unfinished.started.elapsed().as_secs_f64() * 1000.0,
+            );
             let code = match outcome.code() {
                 Some(code) => code.as_str(),
                 None if outcome.is_error() => "error",
@@ -291,6 +299,24 @@ impl ToolMiddleware for TraceCalls {
             }
             Ok(outcome)
         })
+    }
+}
+
+/// Records `outcome = cancelled` on a span whose call was dropped before it ended: the client
+/// cancelled it, and no result is sent.
+struct Unfinished<'s> {
+    span: &'s Span,
+    started: Instant,
+    armed: bool,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let elapsed = self.started.elapsed().as_secs_f64() * 1000.0;
+            self.span.record("duration_ms", elapsed);
+            self.span.record("outcome", "cancelled");
+        }
     }
 }
 
