@@ -157,7 +157,9 @@ impl RateLimit {
             bucket.tokens -= 1.0;
             Ok(())
         } else {
-            Err(Duration::from_secs_f64((1.0 - bucket.tokens) * per_token))
+            // Never more than `per`; `try_` only because a float could round past `Duration`.
+            let wait = Duration::try_from_secs_f64((1.0 - bucket.tokens) * per_token);
+            Err(wait.unwrap_or(self.per).min(self.per))
         }
     }
 }
