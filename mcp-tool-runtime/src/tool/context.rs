@@ -367,7 +367,7 @@ impl CallScope {
             .unwrap_or_else(PoisonError::into_inner);
         match connection.as_ref() {
             Some(connected) => read(Some(&connected.meta)),
-            // Taken between the two looks: the context holds it now.
+            // A detached call, or one whose context took the connection since the first look.
             None => read(self.context.get().and_then(ToolContext::meta)),
         }
     }
