@@ -16,6 +16,16 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("handwritten", |b| {
         b.iter(|| black_box(f.handwritten_valid()))
     });
+    group.bench_function("ours_noop_middleware", |b| {
+        b.iter(|| black_box(f.ours_valid_noop_middleware()))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("P1t_traced_dispatch");
+    tracing::subscriber::with_default(tracing_subscriber::registry(), || {
+        group.bench_function("traced", |b| b.iter(|| black_box(f.ours_valid_traced())));
+        group.bench_function("plain", |b| b.iter(|| black_box(f.ours_valid())));
+    });
     group.finish();
 
     let mut group = c.benchmark_group("P2_dispatch_vs_rmcp");
@@ -36,6 +46,9 @@ fn dispatch(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("P4_list_vs_serialize");
     group.bench_function("list_200", |b| b.iter(|| black_box(f.list_200())));
+    group.bench_function("list_200_noop_middleware", |b| {
+        b.iter(|| black_box(f.list_200_noop_middleware()))
+    });
     group.bench_function("serialize_200", |b| b.iter(|| black_box(f.serialize_200())));
     group.finish();
 }
@@ -67,6 +80,20 @@ fn main() {
             "P1_dispatch_vs_handwritten",
             "ours",
             "handwritten",
+        ),
+        (
+            "P1m",
+            "noop_middleware_dispatch_vs_handwritten",
+            "P1_dispatch_vs_handwritten",
+            "ours_noop_middleware",
+            "handwritten",
+        ),
+        (
+            "P1t",
+            "traced_dispatch_vs_plain_dispatch",
+            "P1t_traced_dispatch",
+            "traced",
+            "plain",
         ),
         (
             "P2",
@@ -101,6 +128,13 @@ fn main() {
             "list_vs_serialize",
             "P4_list_vs_serialize",
             "list_200",
+            "serialize_200",
+        ),
+        (
+            "P4m",
+            "noop_middleware_list_vs_serialize",
+            "P4_list_vs_serialize",
+            "list_200_noop_middleware",
             "serialize_200",
         ),
     ] {

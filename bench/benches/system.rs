@@ -22,6 +22,14 @@ fn main() {
             "P5 stdio_throughput_vs_rmcp {:.2}",
             rmcp.as_secs_f64() / ours.as_secs_f64()
         );
+        let (ours, rmcp) = process::stdio_throughput_with(10_000, 9, &["--noop-middleware"]);
+        eprintln!(
+            "P5m: ours {ours:.2?} (one no-op middleware), rmcp {rmcp:.2?} for 10,000 calls (median of 9)"
+        );
+        println!(
+            "P5m noop_middleware_stdio_throughput_vs_rmcp {:.2}",
+            rmcp.as_secs_f64() / ours.as_secs_f64()
+        );
     }
     if wanted("P6") {
         let figures = compile::compare(3);

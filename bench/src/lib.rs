@@ -118,12 +118,39 @@ pub mod ours {
 
     /// A server with `add_item`, and its sync twin for `P1s`.
     pub fn server() -> McpServer<()> {
+        builder().build().expect("one tool builds")
+    }
+
+    /// The same server with one middleware around every call (`P1m`, `P1t`, `P5m`).
+    pub fn server_with(middleware: impl mcp_tool_runtime::ToolMiddleware) -> McpServer<()> {
+        builder()
+            .middleware(middleware)
+            .build()
+            .expect("one tool builds")
+    }
+
+    fn builder() -> mcp_tool_runtime::ServerBuilder<()> {
         McpServer::builder(())
             .tool(add_item_tool())
             .tool(add_item_sync_tool())
             .implementation("bench-ours", "0.1.0")
-            .build()
-            .expect("one tool builds")
+    }
+}
+
+/// A middleware that only passes the call on: what the chain itself costs (one boxed future
+/// per call).
+pub struct Noop;
+
+impl mcp_tool_runtime::ToolMiddleware for Noop {
+    fn handle<'a>(
+        &'a self,
+        request: mcp_tool_runtime::ToolRequest<'a>,
+        next: mcp_tool_runtime::Next<'a>,
+    ) -> mcp_tool_runtime::BoxFuture<
+        'a,
+        Result<mcp_tool_runtime::CallOutcome, mcp_tool_runtime::ToolError>,
+    > {
+        Box::pin(async move { Ok(next.run(request).await) })
     }
 }
 
@@ -242,6 +269,15 @@ pub mod many {
             pub fn server() -> McpServer<()> {
                 McpServer::builder(())
                     $(.tool($definition()))*
+                    .build()
+                    .expect("200 distinct tools build")
+            }
+
+            /// The same server with a no-op middleware (`P4m`).
+            pub fn server_with_noop() -> McpServer<()> {
+                McpServer::builder(())
+                    $(.tool($definition()))*
+                    .middleware(crate::Noop)
                     .build()
                     .expect("200 distinct tools build")
             }

@@ -14,16 +14,23 @@ use mcp_tool_runtime::rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::rmcp_tool::{RmcpQuickStartServer, RmcpServer};
-use crate::{calibrate, handwritten, invalid_arguments, invalid_constraints, many, now, ours};
+use mcp_tool_runtime::TraceCalls;
+
+use crate::{
+    Noop, calibrate, handwritten, invalid_arguments, invalid_constraints, many, now, ours,
+};
 
 /// Everything the in-process benchmarks share, built once.
 pub struct Fixtures {
     /// A runtime, entered while measuring, for anything in the call path that needs one.
     pub runtime: tokio::runtime::Runtime,
     ours: McpServer<()>,
+    ours_noop: McpServer<()>,
+    ours_traced: McpServer<()>,
     rmcp: RmcpServer,
     rmcp_quick_start: RmcpQuickStartServer,
     many: McpServer<()>,
+    many_noop: McpServer<()>,
     context: RequestContext<RoleServer>,
     valid: Value,
     invalid: Value,
@@ -64,6 +71,9 @@ impl Fixtures {
         let prebuilt_list = ListToolsResult::with_all_items(many.registry().list().to_vec());
         Self {
             ours: ours::server(),
+            ours_noop: ours::server_with(Noop),
+            ours_traced: ours::server_with(TraceCalls::new()),
+            many_noop: many::server_with_noop(),
             rmcp: RmcpServer::default(),
             rmcp_quick_start: RmcpQuickStartServer,
             many,
@@ -82,6 +92,17 @@ impl Fixtures {
     /// P1, ours: a valid call through our registry.
     pub fn ours_valid(&self) -> CallToolResult {
         now(self.ours.call("add_item", Some(self.valid.clone()))).expect("add_item exists")
+    }
+
+    /// P1m: the P1 call on a server with one no-op middleware.
+    pub fn ours_valid_noop_middleware(&self) -> CallToolResult {
+        now(self.ours_noop.call("add_item", Some(self.valid.clone()))).expect("add_item exists")
+    }
+
+    /// P1t: the P1 call on a server with the tracing middleware (measured under a
+    /// subscriber that enables its span, `tracing_subscriber::registry()`).
+    pub fn ours_valid_traced(&self) -> CallToolResult {
+        now(self.ours_traced.call("add_item", Some(self.valid.clone()))).expect("add_item exists")
     }
 
     /// P1s: the same valid call of `add_item` written as a sync function, which runs on a
@@ -145,6 +166,18 @@ impl Fixtures {
     pub fn list_200(&self) -> Vec<u8> {
         let list = now(ServerHandler::list_tools(
             &self.many,
+            None,
+            self.context.clone(),
+        ))
+        .expect("list_tools succeeds");
+        serde_json::to_vec(&list).expect("a tool list serializes")
+    }
+
+    /// P4m: the P4 list on a server with one no-op middleware (which `tools/list` never
+    /// reaches: this checks that registering one costs the list nothing).
+    pub fn list_200_noop_middleware(&self) -> Vec<u8> {
+        let list = now(ServerHandler::list_tools(
+            &self.many_noop,
             None,
             self.context.clone(),
         ))
@@ -243,6 +276,28 @@ pub fn in_process(
             ),
         ),
         (
+            "P1m",
+            "noop_middleware_dispatch_vs_handwritten",
+            compare(
+                samples,
+                batch,
+                || drop(black_box(f.ours_valid_noop_middleware())),
+                || drop(black_box(f.handwritten_valid())),
+            ),
+        ),
+        (
+            "P1t",
+            "traced_dispatch_vs_plain_dispatch",
+            tracing::subscriber::with_default(tracing_subscriber::registry(), || {
+                compare(
+                    samples,
+                    batch,
+                    || drop(black_box(f.ours_valid_traced())),
+                    || drop(black_box(f.ours_valid())),
+                )
+            }),
+        ),
+        (
             "P1s",
             "sync_tool_vs_async_tool",
             compare(
@@ -299,6 +354,16 @@ pub fn in_process(
                 samples,
                 batch,
                 || drop(black_box(f.list_200())),
+                || drop(black_box(f.serialize_200())),
+            ),
+        ),
+        (
+            "P4m",
+            "noop_middleware_list_vs_serialize",
+            compare(
+                samples,
+                batch,
+                || drop(black_box(f.list_200_noop_middleware())),
                 || drop(black_box(f.serialize_200())),
             ),
         ),

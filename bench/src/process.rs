@@ -244,11 +244,27 @@ fn add_item_call(_: usize) -> (&'static str, String) {
 /// P5: wall time of `calls` pipelined valid calls to our stdio server and to rmcp's, the
 /// median over `rounds` (alternating which goes first). Returns (ours, rmcp).
 pub fn stdio_throughput(calls: usize, rounds: usize) -> (Duration, Duration) {
+    stdio_throughput_with(calls, rounds, &[])
+}
+
+/// P5m: P5 with our server started with `ours_args` (`--noop-middleware`).
+pub fn stdio_throughput_with(
+    calls: usize,
+    rounds: usize,
+    ours_args: &[&str],
+) -> (Duration, Duration) {
     let dir = release_dir();
     let ours_binary = dir.join("bench-ours-stdio");
     let rmcp_binary = dir.join("bench-rmcp-stdio");
     let run = |binary: &Path| {
-        let mut session = Session::start(binary);
+        let args: &[&str] = if binary == ours_binary {
+            ours_args
+        } else {
+            &[]
+        };
+        let mut command = Command::new(binary);
+        command.args(args);
+        let mut session = Session::start_command(command);
         // A short warm-up, so that both servers have their lazies and threads up.
         session.calls(200, usize::MAX, add_item_call);
         let (elapsed, tally) = session.calls(calls, usize::MAX, add_item_call);

@@ -1,6 +1,8 @@
 //! Runnable MCP servers built with mcp-tool.
 //!
 //! - `inventory`: a shop over a real SQLite database (`cargo run -p mcp-tool-examples --bin inventory`).
+//! - `gateway`: middleware in front of the tools: tracing, a tenant check reading an HTTP
+//!   header, a rate limit and a concurrency limit (`--bin gateway`).
 //! - `tour`: starts `inventory` as a child process and shows what a model sees.
 
 pub mod inventory;

@@ -116,6 +116,7 @@
 mod dispatch; // the registry: lookup, time limits, panics, failure log
 mod error; // ToolError, codes, violations, the envelope: facts, no words
 mod input; // arguments: serde and validator, repair, the schema walk
+mod middleware; // around each call: tracing, rate and concurrency limits, the user's own
 mod render; // every sentence the model reads, and the protocol results
 #[cfg(feature = "client")]
 mod retry;
@@ -125,7 +126,7 @@ mod stderr; // log lines to stderr through a bounded queue: a full pipe never bl
 mod tool; // a tool's definition, call, context and output
 mod transport; // stdio and HTTP, JSON-RPC checks before rmcp // client side: calling with retries
 
-pub use dispatch::{RegistryError, ToolRegistry, UnknownTool};
+pub use dispatch::{CallOutcome, RegistryError, ToolRegistry, UnknownTool};
 pub use error::{
     ArgPath, ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, Expected, IntoToolError,
     JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, ToolError, Violation,
@@ -180,6 +181,10 @@ pub use input::{InputLimits, InputMode};
 /// ```
 pub use mcp_tool_macros::mcp_tools;
 pub use mcp_tool_macros::{ToolError, mcp_tool};
+pub use middleware::{
+    ConcurrencyLimit, Next, RateLimit, ToolMiddleware, ToolRequest, TraceCalls, TraceParent,
+    middleware_fn,
+};
 pub use render::ToolOutput;
 #[cfg(feature = "client")]
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};

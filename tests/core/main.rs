@@ -22,6 +22,7 @@ mod error_types;
 mod identity;
 mod masking;
 mod methods;
+mod middleware;
 mod missing_and_unknown;
 mod numbers;
 mod registry_errors;

@@ -19,7 +19,7 @@ fn main() {
 
     if ["P1", "P2", "P3", "P4"].iter().any(|id| wanted(id)) {
         for (id, name, comparison) in measure::in_process(31, Duration::from_millis(20)) {
-            if wanted(id.trim_end_matches(['b', 's'])) {
+            if wanted(id.trim_end_matches(['b', 's', 'm', 't'])) {
                 eprintln!(
                     "  {id}: ours {:.0} ns, baseline {:.0} ns",
                     comparison.ours_ns, comparison.baseline_ns
@@ -37,6 +37,14 @@ fn main() {
         eprintln!("  P5: ours {ours:.2?}, rmcp {rmcp:.2?} for 10,000 calls");
         println!(
             "P5 stdio_throughput_vs_rmcp {:.2}",
+            rmcp.as_secs_f64() / ours.as_secs_f64()
+        );
+        let (ours, rmcp) = process::stdio_throughput_with(10_000, 3, &["--noop-middleware"]);
+        eprintln!(
+            "  P5m: ours {ours:.2?} (one no-op middleware), rmcp {rmcp:.2?} for 10,000 calls"
+        );
+        println!(
+            "P5m noop_middleware_stdio_throughput_vs_rmcp {:.2}",
             rmcp.as_secs_f64() / ours.as_secs_f64()
         );
     }

@@ -2,7 +2,11 @@
 //! their time limit with panics caught, and failures logged under a correlation id.
 
 mod failure;
+mod outcome;
 mod run;
+
+pub use outcome::CallOutcome;
+pub(crate) use run::{CatchUnwind, Panicked, error_result};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -201,9 +205,16 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
         let tool = self.get(name).ok_or_else(|| self.unknown(name))?;
-        Ok(self
-            .run(state, tool, arguments, &CallScope::detached(), None)
-            .await)
+        let outcome = self
+            .run(
+                state,
+                tool,
+                arguments.as_ref(),
+                &CallScope::detached(),
+                None,
+            )
+            .await;
+        Ok(outcome.into_result())
     }
 
     /// Runs `tool` in `scope` under its time limit (its own, else `default_timeout`).
@@ -211,15 +222,14 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         &self,
         state: &Shared<S>,
         tool: &ToolDef<S>,
-        arguments: Option<Value>,
+        arguments: Option<&Value>,
         scope: &CallScope,
         default_timeout: Option<Duration>,
-    ) -> CallToolResult {
+    ) -> CallOutcome {
         // This crate's transports checked the raw message already; the walk is repeated,
         // cheaply, for calls made otherwise (in-process, or through rmcp's own transports).
-        let oversized = arguments
-            .as_ref()
-            .and_then(|arguments| self.input_limits.check_arguments(arguments));
+        let oversized =
+            arguments.and_then(|arguments| self.input_limits.check_arguments(arguments));
         if let Some(violation) = oversized {
             return Self::refuse(tool, violation);
         }
@@ -235,11 +245,11 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     }
 
     /// The answer to a call of `tool` whose arguments break `violation`, without running it.
-    pub(crate) fn refuse(tool: &ToolDef<S>, violation: Violation) -> CallToolResult {
+    pub(crate) fn refuse(tool: &ToolDef<S>, violation: Violation) -> CallOutcome {
         let info = tool.info();
         run::error_result(
             info,
-            &ToolError::invalid_arguments(info.name(), vec![violation]),
+            ToolError::invalid_arguments(info.name(), vec![violation]),
         )
     }
 

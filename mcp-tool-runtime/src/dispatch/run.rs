@@ -8,10 +8,10 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::failure::{correlation_id, log_failure};
+use super::outcome::CallOutcome;
 use crate::error::ToolError;
 use crate::input::InputMode;
 use crate::render;
@@ -24,13 +24,13 @@ use crate::tool::{CallScope, Shared, ToolCall, ToolDef, ToolInfo};
 pub(super) async fn run<S>(
     state: &Shared<S>,
     tool: &ToolDef<S>,
-    arguments: Option<Value>,
+    arguments: Option<&Value>,
     scope: &CallScope,
     input_mode: InputMode,
     default_timeout: Option<Duration>,
-) -> CallToolResult {
+) -> CallOutcome {
     let info = tool.info();
-    let call = ToolCall::new(info, arguments.as_ref())
+    let call = ToolCall::new(info, arguments)
         .in_scope(scope)
         .with_input_mode(input_mode);
     let running = CatchUnwind(tool.start(state, call));
@@ -41,33 +41,52 @@ pub(super) async fn run<S>(
             Err(_elapsed) => {
                 scope.cancel_tool();
                 let message = render::timed_out(info.name(), limit, info.runs_blocking());
-                return error_result(info, &ToolError::timeout(message));
+                return error_result(info, ToolError::timeout(message));
             }
         },
     };
     match outcome {
-        Ok(Ok(output)) => render::success_result(info.name(), info.output_wrapped(), output),
-        Ok(Err(error)) => error_result(info, &error),
-        Err(payload) => error_result(info, &ToolError::internal(Panicked::from(payload))),
+        Ok(Ok(output)) => CallOutcome::finished(render::success_result(
+            info.name(),
+            info.output_wrapped(),
+            output,
+        )),
+        Ok(Err(error)) => error_result(info, error),
+        Err(payload) => error_result(info, ToolError::internal(Panicked::from(payload))),
     }
 }
 
 /// The `isError` result of a failed call, logged under a fresh correlation id.
-pub(super) fn error_result(info: &ToolInfo, error: &ToolError) -> CallToolResult {
+pub(crate) fn error_result(info: &ToolInfo, error: ToolError) -> CallOutcome {
     let correlation_id = correlation_id();
-    log_failure(info.name(), error, &correlation_id);
-    render::error_result(
+    log_failure(info.name(), &error, &correlation_id);
+    let result = render::error_result(
         info.name(),
         info.valid_call(),
         info.output_schema().is_some(),
-        error,
+        &error,
         &correlation_id,
-    )
+    );
+    CallOutcome::failed(result, error, correlation_id)
 }
 
 /// A panic, turned into an error for the log.
 #[derive(Debug)]
-struct Panicked(String);
+pub(crate) struct Panicked {
+    /// What panicked: the tool, or a middleware around it.
+    culprit: &'static str,
+    message: String,
+}
+
+impl Panicked {
+    /// A middleware's panic.
+    pub(crate) fn in_middleware(payload: Box<dyn Any + Send>) -> Self {
+        Self {
+            culprit: "a middleware",
+            ..Self::from(payload)
+        }
+    }
+}
 
 impl From<Box<dyn Any + Send>> for Panicked {
     fn from(payload: Box<dyn Any + Send>) -> Self {
@@ -76,13 +95,16 @@ impl From<Box<dyn Any + Send>> for Panicked {
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic with a non-text payload".to_string());
-        Self(message)
+        Self {
+            culprit: "the tool",
+            message,
+        }
     }
 }
 
 impl fmt::Display for Panicked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the tool panicked: {}", self.0)
+        write!(f, "{} panicked: {}", self.culprit, self.message)
     }
 }
 
@@ -90,7 +112,7 @@ impl std::error::Error for Panicked {}
 
 /// Runs a future and turns a panic during any poll into an `Err`, so one call's panic
 /// becomes that call's error result instead of taking the session down.
-struct CatchUnwind<F>(F);
+pub(crate) struct CatchUnwind<F>(pub(crate) F);
 
 impl<F: Future + Unpin> Future for CatchUnwind<F> {
     type Output = Result<F::Output, Box<dyn Any + Send>>;

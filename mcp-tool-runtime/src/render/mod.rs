@@ -9,12 +9,14 @@
 
 mod elicit;
 mod error;
+mod limits;
 mod phrases;
 mod result;
 mod tool;
 mod violation;
 
 pub(crate) use elicit::{NO_CLIENT_TO_ASK, elicitation_unsupported, unusable_answer};
+pub(crate) use limits::{at_capacity, rate_limited};
 pub(crate) use phrases::{byte_size, received, type_phrase, unit_words};
 pub use result::ToolOutput;
 pub(crate) use result::{WRAPPED_RESULT_KEY, error_result, success_result};

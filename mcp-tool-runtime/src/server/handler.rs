@@ -26,7 +26,7 @@ use super::methods::{
     method_not_found,
 };
 use super::params::{invalid_params, params_problem};
-use crate::dispatch::{ToolRegistry, UnknownTool};
+use crate::dispatch::UnknownTool;
 use crate::input::Oversized;
 use crate::render::CANCELLED_BY_CLIENT;
 use crate::tool::CallScope;
@@ -279,6 +279,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             ct,
             id,
             mut meta,
+            extensions,
             peer,
             ..
         } = context;
@@ -301,21 +302,23 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let Some(tool) = registry.get(&request.name) else {
             return Err(registry.unknown(&request.name).into());
         };
-        if let Some(oversized) = oversized.as_ref().and_then(Oversized::from_marker) {
-            return Ok(ToolRegistry::refuse(tool, oversized.violation(0)).into());
-        }
+        let refused = oversized
+            .as_ref()
+            .and_then(Oversized::from_marker)
+            .map(|oversized| oversized.violation(0));
         let scope = CallScope::connected(
             peer,
             Arc::clone(&self.session),
             id,
             meta,
+            extensions,
             tool.info().name(),
             ct,
         );
-        let call = registry.run(
-            &self.inner.state,
+        let call = self.run_call(
             tool,
-            arguments,
+            arguments.as_ref(),
+            refused,
             &scope,
             self.inner.default_timeout,
         );
@@ -324,7 +327,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         // goes first: most finish in their first poll, before any waiter is registered.
         tokio::select! {
             biased;
-            result = call => Ok(result.into()),
+            outcome = call => Ok(outcome.into_result().into()),
             () = scope.client_cancelled() => {
                 tracing::info!(tool = %request.name, "{}", CANCELLED_BY_CLIENT);
                 Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, CANCELLED_BY_CLIENT.to_string(), None))

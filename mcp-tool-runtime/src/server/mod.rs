@@ -21,10 +21,12 @@ use rmcp::model::Implementation;
 use serde_json::Value;
 
 use self::extra::ExtraHandler;
-use crate::dispatch::{RegistryError, ToolRegistry, UnknownTool};
+use crate::dispatch::{CallOutcome, RegistryError, ToolRegistry, UnknownTool};
+use crate::error::Violation;
 use crate::input::{InputLimits, InputMode};
+use crate::middleware::{ToolMiddleware, run_chain};
 use crate::schema::SchemaProfile;
-use crate::tool::{Session, Shared, ToolDef, ToolSet};
+use crate::tool::{CallScope, Session, Shared, ToolDef, ToolSet};
 
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
@@ -38,9 +40,20 @@ pub struct ServerBuilder<S> {
     input_mode: InputMode,
     input_limits: InputLimits,
     handler: Option<Arc<dyn ExtraHandler>>,
+    middleware: Vec<Box<dyn ToolMiddleware>>,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
+    /// Adds a middleware around every tool call ([`ToolMiddleware`]; built-ins:
+    /// [`crate::TraceCalls`], [`crate::RateLimit`], [`crate::ConcurrencyLimit`]). Several run
+    /// in the order they were added, the first outermost, and all outside argument checks,
+    /// panic catching and time limits. In-process calls ([`McpServer::call`]) go through
+    /// them too.
+    pub fn middleware(mut self, middleware: impl ToolMiddleware) -> Self {
+        self.middleware.push(Box::new(middleware));
+        self
+    }
+
     /// The time limit of every tool that does not set its own with
     /// `#[mcp_tool(timeout = "...")]`. A call that runs over is stopped and answered with a
     /// retryable `timeout` error. No limit by default.
@@ -220,6 +233,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 instructions: self.instructions,
                 default_timeout: self.default_timeout,
                 handler: self.handler,
+                middleware: self.middleware,
             }),
             session: Arc::default(),
         })
@@ -244,6 +258,7 @@ struct Inner<S> {
     default_timeout: Option<Duration>,
     /// The user's handler of everything but tools and logging (`with_handler`).
     handler: Option<Arc<dyn ExtraHandler>>,
+    middleware: Vec<Box<dyn ToolMiddleware>>,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.
@@ -333,6 +348,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             input_limits: InputLimits::default(),
             default_timeout: None,
             handler: None,
+            middleware: Vec::new(),
         }
     }
 
@@ -352,10 +368,46 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         name: &str,
         arguments: Option<Value>,
     ) -> Result<rmcp::model::CallToolResult, UnknownTool> {
-        self.inner
-            .registry
-            .call(&self.inner.state, name, arguments)
-            .await
+        let registry = &self.inner.registry;
+        if self.inner.middleware.is_empty() {
+            return registry.call(&self.inner.state, name, arguments).await;
+        }
+        let tool = registry.get(name).ok_or_else(|| registry.unknown(name))?;
+        let scope = CallScope::detached();
+        // No server-wide time limit, as without middleware (`ToolRegistry::call`).
+        let outcome = self
+            .run_call(tool, arguments.as_ref(), None, &scope, None)
+            .await;
+        Ok(outcome.into_result())
+    }
+
+    /// Runs one call of `tool` through the middleware, if any, and the registry; `refused`
+    /// when the transport already found the arguments too large.
+    pub(crate) async fn run_call(
+        &self,
+        tool: &ToolDef<S>,
+        arguments: Option<&Value>,
+        refused: Option<Violation>,
+        scope: &CallScope,
+        default_timeout: Option<Duration>,
+    ) -> CallOutcome {
+        let inner = &self.inner;
+        let run = async {
+            match refused {
+                Some(violation) => ToolRegistry::refuse(tool, violation),
+                None => {
+                    let state = &inner.state;
+                    inner
+                        .registry
+                        .run(state, tool, arguments, scope, default_timeout)
+                        .await
+                }
+            }
+        };
+        if inner.middleware.is_empty() {
+            return run.await;
+        }
+        run_chain(&inner.middleware, tool.info(), arguments, scope, run).await
     }
 
     /// The server-wide time limit, if one is set.

@@ -9,14 +9,15 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
-    RequestId, RequestMetaObject,
+    Extensions, LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam,
+    ProgressToken, RequestId, RequestMetaObject,
 };
 use rmcp::service::Peer;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::context_error::ContextError;
+use super::principal::{Principal, principal_of};
 
 /// The state one client session shares among its calls: the `logging/setLevel` threshold.
 #[derive(Debug)]
@@ -61,8 +62,12 @@ struct Connected {
     session: Arc<Session>,
     request_id: RequestId,
     meta: RequestMetaObject,
+    extensions: Extensions,
     tool: &'static str,
 }
+
+/// The extensions of a call without a request: none.
+static NO_EXTENSIONS: Extensions = Extensions::new();
 
 /// The context of one tool call. Cheap to clone; pass it to spawned work.
 ///
@@ -223,6 +228,42 @@ impl ToolContext {
             .as_ref()
             .map(|connected| &connected.request_id)
     }
+
+    /// What the transport attached to the request: over HTTP the request's `Parts` (see
+    /// `ToolContext::http_parts`), and whatever a layer in front put there. Empty for a
+    /// detached context.
+    pub fn extensions(&self) -> &Extensions {
+        self.connected
+            .as_ref()
+            .map_or(&NO_EXTENSIONS, |connected| &connected.extensions)
+    }
+
+    /// Who is calling, as the HTTP guard's token verifier established it; `None` without a
+    /// verifier, on stdio, and for a detached context.
+    pub fn principal(&self) -> Option<&Principal> {
+        principal_of(self.extensions())
+    }
+
+    /// The HTTP request that carried the call (method, URI, headers), without its body;
+    /// `None` on stdio and for a detached context.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{ToolContext, mcp_tool};
+    ///
+    /// /// Which client library is calling.
+    /// #[mcp_tool]
+    /// async fn user_agent(ctx: ToolContext) -> String {
+    ///     ctx.http_parts()
+    ///         .and_then(|parts| parts.headers.get("user-agent"))
+    ///         .and_then(|value| value.to_str().ok())
+    ///         .unwrap_or("unknown")
+    ///         .to_string()
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn http_parts(&self) -> Option<&http::request::Parts> {
+        self.extensions().get::<http::request::Parts>()
+    }
 }
 
 /// What one call knows about its client, kept unassembled until the tool asks for its
@@ -251,6 +292,7 @@ impl CallScope {
         session: Arc<Session>,
         request_id: RequestId,
         meta: RequestMetaObject,
+        extensions: Extensions,
         tool: &'static str,
         request_cancel: CancellationToken,
     ) -> Self {
@@ -260,6 +302,7 @@ impl CallScope {
                 session,
                 request_id,
                 meta,
+                extensions,
                 tool,
             })),
             parent: Some(request_cancel),
@@ -271,21 +314,41 @@ impl CallScope {
     /// so that a time limit can cancel the tool's work without cancelling the request,
     /// whose answer rmcp would then drop.
     pub(crate) fn context(&self) -> ToolContext {
-        self.context
-            .get_or_init(|| {
-                let cancel = self
-                    .parent
-                    .as_ref()
-                    .map_or_else(CancellationToken::new, CancellationToken::child_token);
-                let connected = self
-                    .connection
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .take()
-                    .map(Arc::new);
-                ToolContext { connected, cancel }
-            })
-            .clone()
+        self.shared_context().clone()
+    }
+
+    /// The call's context, assembled on first use, borrowed from the scope.
+    pub(crate) fn shared_context(&self) -> &ToolContext {
+        self.context.get_or_init(|| {
+            let cancel = self
+                .parent
+                .as_ref()
+                .map_or_else(CancellationToken::new, CancellationToken::child_token);
+            let connected = self
+                .connection
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .map(Arc::new);
+            ToolContext { connected, cancel }
+        })
+    }
+
+    /// Reads the request's `_meta` without assembling the context (middleware that only
+    /// looks at `_meta`, such as a trace parent, need not pay for it).
+    pub(crate) fn peek_meta<R>(&self, read: impl FnOnce(Option<&RequestMetaObject>) -> R) -> R {
+        if let Some(context) = self.context.get() {
+            return read(context.meta());
+        }
+        let connection = self
+            .connection
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        match connection.as_ref() {
+            Some(connected) => read(Some(&connected.meta)),
+            // A detached call, or one whose context took the connection since the first look.
+            None => read(self.context.get().and_then(ToolContext::meta)),
+        }
     }
 
     /// Cancels the context handed to the tool, if it took one, so that work it spawned stops.

@@ -25,6 +25,4 @@ pub use elicit::Elicitation;
 pub use info::{Hints, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};
 pub use principal::Principal;
-#[allow(unused_imports)] // read by the middleware and visibility rules of issue 13
-pub(crate) use principal::principal_of;
 pub use state::Shared;

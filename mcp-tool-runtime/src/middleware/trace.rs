@@ -1,0 +1,367 @@
+//! A `tracing` span per call, continuing the client's W3C trace context (SEP-414).
+
+use std::fmt;
+use std::time::Instant;
+
+use tracing::field::{Empty, display};
+use tracing::{Instrument, Level, Span};
+
+use super::{Next, ToolMiddleware, ToolRequest};
+use crate::dispatch::CallOutcome;
+use crate::error::ToolError;
+use crate::tool::BoxFuture;
+
+/// A W3C `traceparent` (Trace Context, level 1), as a client sends it in a request's
+/// `_meta.traceparent` (SEP-414): the trace the call belongs to and the client's span that
+/// made it.
+///
+/// ```
+/// use mcp_tool_runtime::TraceParent;
+///
+/// let parent = TraceParent::parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+///     .expect("well formed");
+/// assert_eq!(parent.trace_id()[0], 0x0a);
+/// assert!(parent.sampled());
+/// assert_eq!(parent.to_string(), "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+/// assert_eq!(TraceParent::parse("00-00000000000000000000000000000000-b7ad6b7169203331-01"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceParent {
+    trace_id: [u8; 16],
+    parent_id: [u8; 8],
+    flags: u8,
+}
+
+impl TraceParent {
+    /// Reads a `traceparent` value: `version-traceid-parentid-flags` in lowercase hex. `None`
+    /// when it is malformed, when either id is all zeros, or for version `ff`, as the
+    /// specification requires; a later version is read by its first four fields.
+    pub fn parse(value: &str) -> Option<Self> {
+        let bytes = value.as_bytes();
+        let version = hex_byte(bytes.get(0..2)?)?;
+        let exact = version == 0;
+        if version == 0xff
+            || bytes.len() < 55
+            || (exact && bytes.len() != 55)
+            || (!exact && bytes.len() > 55 && bytes[55] != b'-')
+            || [bytes[2], bytes[35], bytes[52]] != [b'-'; 3]
+        {
+            return None;
+        }
+        let mut trace_id = [0; 16];
+        for (at, byte) in trace_id.iter_mut().enumerate() {
+            *byte = hex_byte(&bytes[3 + 2 * at..5 + 2 * at])?;
+        }
+        let mut parent_id = [0; 8];
+        for (at, byte) in parent_id.iter_mut().enumerate() {
+            *byte = hex_byte(&bytes[36 + 2 * at..38 + 2 * at])?;
+        }
+        let flags = hex_byte(&bytes[53..55])?;
+        if trace_id == [0; 16] || parent_id == [0; 8] {
+            return None;
+        }
+        Some(Self {
+            trace_id,
+            parent_id,
+            flags,
+        })
+    }
+
+    /// The trace's id.
+    pub fn trace_id(&self) -> [u8; 16] {
+        self.trace_id
+    }
+
+    /// The id of the client's span that made the call: the parent of the server's span.
+    pub fn parent_id(&self) -> [u8; 8] {
+        self.parent_id
+    }
+
+    /// The trace flags.
+    pub fn flags(&self) -> u8 {
+        self.flags
+    }
+
+    /// Whether the client records this trace (flag `01`).
+    pub fn sampled(&self) -> bool {
+        self.flags & 1 == 1
+    }
+}
+
+/// The header value, version `00`.
+impl fmt::Display for TraceParent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "00-{}-{}-{:02x}",
+            Hex(&self.trace_id),
+            Hex(&self.parent_id),
+            self.flags
+        )
+    }
+}
+
+/// Bytes as lowercase hex, written without allocating.
+struct Hex<'a>(&'a [u8]);
+
+impl fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|byte| write!(f, "{byte:02x}"))
+    }
+}
+
+/// Two lowercase hex digits.
+fn hex_byte(pair: &[u8]) -> Option<u8> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    match pair {
+        [high, low] => Some(digit(*high)? << 4 | digit(*low)?),
+        _ => None,
+    }
+}
+
+/// What connects a call's span to a tracer that knows W3C ids (OpenTelemetry).
+type ParentHook = Box<dyn Fn(&Span, &TraceParent) + Send + Sync>;
+
+/// Middleware: one `tracing` span per call, named `tool_call`, with the fields
+///
+/// | field | value |
+/// | --- | --- |
+/// | `tool` | the tool's name |
+/// | `outcome` | `ok`, or the error code (`invalid_arguments`, `timeout`, `forbidden`, …); `error` for an `isError` result the tool built itself; `cancelled` when the client cancelled the call |
+/// | `duration_ms` | the call's wall time, middleware inside this one included |
+/// | `correlation_id` | for a failure, the id in its log line and in the client's envelope |
+/// | `trace_id`, `parent_span_id` | from the request's `_meta.traceparent`, when the client sent one |
+/// | `otel.status_code` | `ERROR` for a failure, which `tracing-opentelemetry` reads as the span's status |
+///
+/// Everything the call logs (the failure line with its correlation id, the tool's own
+/// events) happens inside the span. Register it first, so that it also times and records
+/// what later middleware refuses.
+///
+/// ```
+/// use mcp_tool_runtime::{McpServer, TraceCalls, mcp_tool};
+///
+/// /// Say hello.
+/// #[mcp_tool]
+/// fn hello() -> String { "hello".into() }
+///
+/// let server = McpServer::builder(())
+///     .tool(hello_tool())
+///     .middleware(TraceCalls::new().level(tracing::Level::DEBUG))
+///     .build()?;
+/// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+/// ```
+///
+/// # OpenTelemetry
+///
+/// A `tracing` span's parent is another `tracing` span, so the client's span is recorded as
+/// the fields `trace_id` and `parent_span_id`: any subscriber can log them and search by
+/// them. To make it the span's real parent in OpenTelemetry, connect it where
+/// `tracing-opentelemetry` is set up, with [`TraceCalls::on_trace_parent`]:
+///
+/// ```ignore
+/// // Needs the crates `opentelemetry` and `tracing-opentelemetry`, at the versions the
+/// // application's OpenTelemetry pipeline uses.
+/// use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState};
+/// use tracing_opentelemetry::OpenTelemetrySpanExt;
+///
+/// let trace = TraceCalls::new().on_trace_parent(|span, parent| {
+///     let remote = SpanContext::new(
+///         TraceId::from_bytes(parent.trace_id()),
+///         SpanId::from_bytes(parent.parent_id()),
+///         TraceFlags::new(parent.flags()),
+///         true,
+///         TraceState::default(),
+///     );
+///     let _ = span.set_parent(opentelemetry::Context::new().with_remote_span_context(remote));
+/// });
+/// ```
+///
+/// The runtime has no OpenTelemetry feature of its own: `tracing-opentelemetry` only works
+/// with the exact `opentelemetry` version it was built for, and both move every few months,
+/// so the application, not this crate, should pick them.
+pub struct TraceCalls {
+    level: Level,
+    on_parent: Option<ParentHook>,
+}
+
+impl Default for TraceCalls {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for TraceCalls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TraceCalls")
+            .field("level", &self.level)
+            .field("on_trace_parent", &self.on_parent.is_some())
+            .finish()
+    }
+}
+
+impl TraceCalls {
+    /// Spans at `INFO`.
+    pub fn new() -> Self {
+        Self {
+            level: Level::INFO,
+            on_parent: None,
+        }
+    }
+
+    /// The level of the spans (default `INFO`): a subscriber that filters it out pays almost
+    /// nothing per call.
+    pub fn level(mut self, level: Level) -> Self {
+        self.level = level;
+        self
+    }
+
+    /// Calls `hook` with each call's span and the client's trace context, when the client
+    /// sent one and the span is enabled: the place to make the client's span its parent in a
+    /// tracer of W3C ids (see the type's documentation).
+    pub fn on_trace_parent(
+        mut self,
+        hook: impl Fn(&Span, &TraceParent) + Send + Sync + 'static,
+    ) -> Self {
+        self.on_parent = Some(Box::new(hook));
+        self
+    }
+
+    fn span(&self, tool: &str) -> Span {
+        macro_rules! call_span {
+            ($level:expr) => {
+                tracing::span!(
+                    $level,
+                    "tool_call",
+                    tool,
+                    outcome = Empty,
+                    duration_ms = Empty,
+                    correlation_id = Empty,
+                    trace_id = Empty,
+                    parent_span_id = Empty,
+                    otel.status_code = Empty,
+                )
+            };
+        }
+        match self.level {
+            Level::TRACE => call_span!(Level::TRACE),
+            Level::DEBUG => call_span!(Level::DEBUG),
+            Level::INFO => call_span!(Level::INFO),
+            Level::WARN => call_span!(Level::WARN),
+            _ => call_span!(Level::ERROR),
+        }
+    }
+}
+
+impl ToolMiddleware for TraceCalls {
+    fn handle<'a>(
+        &'a self,
+        request: ToolRequest<'a>,
+        next: Next<'a>,
+    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
+        Box::pin(async move {
+            let span = self.span(request.tool().name());
+            if span.is_disabled() {
+                return Ok(next.run(request).await);
+            }
+            if let Some(parent) = request.trace_parent() {
+                span.record("trace_id", display(Hex(&parent.trace_id)));
+                span.record("parent_span_id", display(Hex(&parent.parent_id)));
+                if let Some(hook) = &self.on_parent {
+                    hook(&span, &parent);
+                }
+            }
+            let mut unfinished = Unfinished {
+                span: &span,
+                started: Instant::now(),
+                armed: true,
+            };
+            let outcome = next.run(request).instrument(span.clone()).await;
+            unfinished.armed = false;
+            span.record(
+                "duration_ms",
+                unfinished.started.elapsed().as_secs_f64() * 1000.0,
+            );
+            let code = match outcome.code() {
+                Some(code) => code.as_str(),
+                None if outcome.is_error() => "error",
+                None => "ok",
+            };
+            span.record("outcome", code);
+            if let Some(id) = outcome.correlation_id() {
+                span.record("correlation_id", id);
+            }
+            if outcome.is_error() {
+                span.record("otel.status_code", "ERROR");
+            }
+            Ok(outcome)
+        })
+    }
+}
+
+/// Records `outcome = cancelled` on a span whose call was dropped before it ended: the client
+/// cancelled it, and no result is sent.
+struct Unfinished<'s> {
+    span: &'s Span,
+    started: Instant,
+    armed: bool,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let elapsed = self.started.elapsed().as_secs_f64() * 1000.0;
+            self.span.record("duration_ms", elapsed);
+            self.span.record("outcome", "cancelled");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TraceParent;
+
+    const VALID: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+    #[test]
+    fn a_traceparent_is_read_as_the_specification_says() {
+        let parent = TraceParent::parse(VALID).expect("valid");
+        assert_eq!(
+            parent.trace_id(),
+            [
+                0x0a, 0xf7, 0x65, 0x19, 0x16, 0xcd, 0x43, 0xdd, 0x84, 0x48, 0xeb, 0x21, 0x1c, 0x80,
+                0x31, 0x9c
+            ]
+        );
+        assert_eq!(
+            parent.parent_id(),
+            [0xb7, 0xad, 0x6b, 0x71, 0x69, 0x20, 0x33, 0x31]
+        );
+        assert_eq!(parent.flags(), 1);
+        assert_eq!(parent.to_string(), VALID);
+        // A later version: its first four fields, then more after a dash.
+        let later = "cc-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00-what-comes-next";
+        assert!(!TraceParent::parse(later).expect("later version").sampled());
+    }
+
+    #[test]
+    fn malformed_traceparents_are_ignored() {
+        for bad in [
+            "",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-",
+            "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01",
+            "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "00-00000000000000000000000000000000-b7ad6b7169203331-01",
+            "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",
+            "00_0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-0g",
+            "cc-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01x",
+            "00-0af7651916cd43dd8448eb211c8031é-b7ad6b7169203331-01",
+        ] {
+            assert_eq!(TraceParent::parse(bad), None, "{bad}");
+        }
+    }
+}
