@@ -10,8 +10,8 @@ use std::sync::Mutex;
 use axum::Router;
 use axum::routing::get;
 use mcp_tool_runtime::{
-    BoxFuture, HttpOptions, McpServer, Principal, TokenRejection, TokenVerifier, ToolError,
-    mcp_tool, mcp_tools,
+    BoxFuture, HttpOptions, McpServer, Principal, TokenRejection, TokenVerifier, ToolContext,
+    ToolError, mcp_tool, mcp_tools,
 };
 use rusqlite::Connection;
 
@@ -46,6 +46,14 @@ impl Notes {
         db.execute("INSERT INTO notes (text) VALUES (?1)", [&text])
             .map_err(ToolError::internal)?;
         Ok(format!("note {} saved", db.last_insert_rowid()))
+    }
+
+    /// Who is calling, as the API key says.
+    #[mcp_tool(read_only)]
+    async fn whoami(&self, ctx: ToolContext) -> String {
+        ctx.principal()
+            .map_or("nobody", |caller| caller.subject())
+            .to_string()
     }
 
     /// Every note, oldest first, one per line.

@@ -55,6 +55,11 @@ fn tools_are_called_through_the_mount_with_an_api_key() {
         "note 1 saved",
         "{saved:?}"
     );
+    let caller = app.post(&in_session, call_body(5, "whoami", json!({})));
+    assert_eq!(
+        caller.messages()[0]["result"]["content"][0]["text"],
+        "alice"
+    );
     let listed = app.post(&in_session, call_body(3, "list_notes", json!({})));
     assert_eq!(
         listed.messages()[0]["result"]["content"][0]["text"],
