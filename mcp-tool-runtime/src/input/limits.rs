@@ -101,6 +101,12 @@ impl InputLimits {
     /// The first array or object over the limits in the JSON `bytes`; `None` when there is
     /// none, or when the bytes are not JSON (the parser that comes next says so).
     pub(crate) fn check_bytes(&self, bytes: &[u8]) -> Option<Oversized> {
+        // Every item, key and value takes at least one byte of the message: one no longer
+        // than the smallest limit is within all of them, and most calls are far smaller.
+        let smallest = self.array_items.min(self.object_keys).min(self.values);
+        if bytes.len() <= smallest {
+            return None;
+        }
         let mut scan = Scan::new(*self);
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
         // An error is either the stop after a find, or JSON the parser will refuse.
@@ -567,6 +573,21 @@ mod tests {
         assert_eq!((found.measure, found.count), (Measure::Items, 5));
         let value: Value = serde_json::from_slice(bytes).expect("JSON");
         assert_eq!(limits.check_value(&value), Some(found));
+    }
+
+    #[test]
+    fn only_messages_longer_than_the_smallest_limit_are_scanned() {
+        let limits = InputLimits::default()
+            .max_array_items(100)
+            .max_object_keys(100)
+            .max_values(7);
+        // 7 values in 13 bytes: within, and scanned.
+        assert_eq!(limits.check_bytes(b"[[[[[[1]]]]]]"), None);
+        // 8 values in 15 bytes: the scan finds them.
+        let found = limits.check_bytes(b"[[[[[[[1]]]]]]]").expect("over");
+        assert_eq!((found.measure, found.count), (Measure::Values, 8));
+        // 7 bytes cannot hold 8 values: not scanned, and nothing could have been found.
+        assert_eq!(limits.check_bytes(b"[1,2,3]"), None);
     }
 
     #[test]

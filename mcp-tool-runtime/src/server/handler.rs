@@ -315,13 +315,16 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             tool.info().name(),
             ct,
         );
-        let call = self.run_call(
+        // Boxed: rmcp moves the future of each request several times (into its task, then
+        // its stage), and the call's own (middleware, time limit, panic catching) is the
+        // largest part of it; one allocation costs less than copying it each time.
+        let call = Box::pin(self.run_call(
             tool,
             arguments.as_ref(),
             refused,
             &scope,
             self.inner.default_timeout,
-        );
+        ));
         // rmcp cancels the request's token on `notifications/cancelled` and drops whatever
         // is answered after; dropping the call here is what stops the tool's work. The call
         // goes first: most finish in their first poll, before any waiter is registered.
