@@ -125,7 +125,7 @@ mod stderr; // log lines to stderr through a bounded queue: a full pipe never bl
 mod tool; // a tool's definition, call, context and output
 mod transport; // stdio and HTTP, JSON-RPC checks before rmcp // client side: calling with retries
 
-pub use dispatch::{RegistryError, ToolRegistry, UnknownTool};
+pub use dispatch::{LiveTools, RegistryError, ToolRegistry, UnknownTool};
 pub use error::{
     ArgPath, ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, Expected, IntoToolError,
     JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, ToolError, Violation,
@@ -187,8 +187,8 @@ pub use schema::{SchemaProfile, UnknownProfile};
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use stderr::StderrLog;
 pub use tool::{
-    BoxFuture, ContextError, Handler, Hints, IntoToolOutput, Json, Principal, Shared, ToolCall,
-    ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
+    BoxFuture, ContextError, Handler, Hints, IntoToolOutput, Json, Principal, SchemaError, Shared,
+    ToolCall, ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
 };
 #[cfg(feature = "http")]
 pub use transport::HttpOptions;

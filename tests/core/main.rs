@@ -20,6 +20,7 @@ mod enums_and_defaults;
 mod envelope;
 mod error_types;
 mod identity;
+mod live_tools;
 mod masking;
 mod methods;
 mod missing_and_unknown;

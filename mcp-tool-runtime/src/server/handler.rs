@@ -10,7 +10,7 @@ use rmcp::model::{
     PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
     SetLevelRequestParams, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
@@ -22,7 +22,7 @@ use super::methods::{
 use crate::dispatch::{ToolRegistry, UnknownTool};
 use crate::input::Oversized;
 use crate::render::CANCELLED_BY_CLIENT;
-use crate::tool::CallScope;
+use crate::tool::{CallScope, principal_of};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -39,6 +39,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
+            .enable_tool_list_changed()
             .enable_logging()
             .build();
         let mut info =
@@ -52,15 +53,30 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.inner.registry.list().to_vec(),
-        ))
+        let registry = self.inner.live.load();
+        let tools = match &self.inner.visibility {
+            None => registry.list().to_vec(),
+            Some(_) => {
+                let principal = principal_of(&context.extensions);
+                registry
+                    .entries()
+                    .filter(|(tool, _)| self.visible(principal, tool.info()))
+                    .map(|(_, published)| published.clone())
+                    .collect()
+            }
+        };
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.inner.registry.published(name).cloned()
+        self.inner.live.load().published(name).cloned()
+    }
+
+    /// Each connected client is told when the tool set changes.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.inner.live.connect(context.peer);
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -103,6 +119,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             id,
             mut meta,
             peer,
+            extensions,
             ..
         } = context;
         if let Some(request_meta) = request.meta {
@@ -120,10 +137,8 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             (Some(object), _) => Some(Value::Object(object)),
             (None, raw) => raw,
         };
-        let registry = &self.inner.registry;
-        let Some(tool) = registry.get(&request.name) else {
-            return Err(registry.unknown(&request.name).into());
-        };
+        let registry = self.inner.live.load();
+        let tool = self.lookup(&registry, &request.name, principal_of(&extensions))?;
         if let Some(oversized) = oversized.as_ref().and_then(Oversized::from_marker) {
             return Ok(ToolRegistry::refuse(tool, oversized.violation(0)).into());
         }
@@ -132,7 +147,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             Arc::clone(&self.session),
             id,
             meta,
-            tool.info().name(),
+            tool.info().name_cow(),
             ct,
         );
         let call = registry.run(

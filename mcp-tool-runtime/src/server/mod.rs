@@ -17,10 +17,13 @@ use std::time::Duration;
 use rmcp::model::Implementation;
 use serde_json::Value;
 
-use crate::dispatch::{RegistryError, ToolRegistry, UnknownTool};
+use crate::dispatch::{Live, LiveTools, RegistryError, ToolRegistry, UnknownTool};
 use crate::input::{InputLimits, InputMode};
 use crate::schema::SchemaProfile;
-use crate::tool::{Session, Shared, ToolDef, ToolSet};
+use crate::tool::{CallScope, Principal, Session, Shared, ToolDef, ToolInfo, ToolSet};
+
+/// Which tools a caller may see and call ([`ServerBuilder::visibility`]).
+type Visibility = Arc<dyn Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync>;
 
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
@@ -33,9 +36,50 @@ pub struct ServerBuilder<S> {
     default_timeout: Option<Duration>,
     input_mode: InputMode,
     input_limits: InputLimits,
+    visibility: Option<Visibility>,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
+    /// Which tools a caller may see and call: `rule(principal, tool)` is asked for every
+    /// tool of `tools/list` and for the tool of every `tools/call`. A tool it refuses is
+    /// left out of the list, and a call of it is answered exactly as a call of a tool the
+    /// server does not have, whose suggestions name only tools the caller may see. The
+    /// principal is the one the HTTP token verifier established; `None` on stdio, for
+    /// in-process calls ([`McpServer::call`]) and when no verifier is configured.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{McpServer, mcp_tool};
+    ///
+    /// /// Delete a user.
+    /// #[mcp_tool(tags = ["admin"])]
+    /// fn delete_user(id: u64) -> String { format!("deleted {id}") }
+    ///
+    /// /// Say hello.
+    /// #[mcp_tool]
+    /// fn hello() -> String { "hello".into() }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = McpServer::builder(())
+    ///     .tool(delete_user_tool())
+    ///     .tool(hello_tool())
+    ///     .visibility(|principal, tool| {
+    ///         !tool.has_tag("admin")
+    ///             || principal.is_some_and(|p| p.claim("role").is_some_and(|r| r == "admin"))
+    ///     })
+    ///     .build()?;
+    /// let unknown = server.call("delete_user", Some(serde_json::json!({"id": 7}))).await.unwrap_err();
+    /// assert_eq!(unknown.available, ["hello"]);
+    /// # Ok(()) }
+    /// ```
+    pub fn visibility(
+        mut self,
+        rule: impl Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.visibility = Some(Arc::new(rule));
+        self
+    }
+
     /// The time limit of every tool that does not set its own with
     /// `#[mcp_tool(timeout = "...")]`. A call that runs over is stopped and answered with a
     /// retryable `timeout` error. No limit by default.
@@ -134,13 +178,12 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         let implementation = self
             .implementation
             .unwrap_or_else(|| default_implementation(&self.tools));
-        let registry = ToolRegistry::new(self.tools, self.profile)?
-            .with_input_mode(self.input_mode)
-            .with_input_limits(self.input_limits);
+        let live = Live::new(self.tools, self.profile, self.input_mode, self.input_limits)?;
         Ok(McpServer {
             inner: Arc::new(Inner {
                 state: Shared::new(self.state),
-                registry,
+                live: Arc::new(live),
+                visibility: self.visibility,
                 implementation,
                 instructions: self.instructions,
                 default_timeout: self.default_timeout,
@@ -162,7 +205,8 @@ fn default_implementation<S>(tools: &[ToolDef<S>]) -> Implementation {
 
 struct Inner<S> {
     state: Shared<S>,
-    registry: ToolRegistry<S>,
+    live: Arc<Live<S>>,
+    visibility: Option<Visibility>,
     implementation: Implementation,
     instructions: Option<String>,
     default_timeout: Option<Duration>,
@@ -213,7 +257,7 @@ impl<S> fmt::Debug for McpServer<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
             .field("name", &self.inner.implementation.name)
-            .field("tools", &self.inner.registry)
+            .field("tools", &*self.inner.live.load())
             .finish()
     }
 }
@@ -254,6 +298,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             input_mode: InputMode::default(),
             input_limits: InputLimits::default(),
             default_timeout: None,
+            visibility: None,
         }
     }
 
@@ -262,21 +307,58 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         &self.inner.state
     }
 
-    /// The registry.
-    pub fn registry(&self) -> &ToolRegistry<S> {
-        &self.inner.registry
+    /// The tools served now, before the [visibility](ServerBuilder::visibility) rule: a
+    /// snapshot, which later changes through [`McpServer::tools`] do not alter.
+    pub fn registry(&self) -> Arc<ToolRegistry<S>> {
+        self.inner.live.load_full()
     }
 
-    /// Calls a tool in-process, exactly as a `tools/call` request would.
+    /// The handle that adds, removes, enables and disables this server's tools while it
+    /// serves (see [`LiveTools`]).
+    pub fn tools(&self) -> LiveTools<S> {
+        LiveTools::new(Arc::clone(&self.inner.live))
+    }
+
+    /// Calls a tool in-process, exactly as a `tools/call` request without a principal would.
     pub async fn call(
         &self,
         name: &str,
         arguments: Option<Value>,
     ) -> Result<rmcp::model::CallToolResult, UnknownTool> {
+        let registry = self.inner.live.load();
+        let tool = self.lookup(&registry, name, None)?;
+        Ok(registry
+            .run(
+                &self.inner.state,
+                tool,
+                arguments,
+                &CallScope::detached(),
+                None,
+            )
+            .await)
+    }
+
+    /// The tool `name` if `principal` may see it; otherwise the error for an unknown tool,
+    /// naming only what `principal` may see.
+    pub(crate) fn lookup<'r>(
+        &self,
+        registry: &'r ToolRegistry<S>,
+        name: &str,
+        principal: Option<&Principal>,
+    ) -> Result<&'r ToolDef<S>, UnknownTool> {
+        let visible = |info: &ToolInfo| self.visible(principal, info);
+        match registry.get(name) {
+            Some(tool) if visible(tool.info()) => Ok(tool),
+            _ => Err(registry.unknown_among(name, visible)),
+        }
+    }
+
+    /// Whether `principal` may see and call the tool `info`.
+    pub(crate) fn visible(&self, principal: Option<&Principal>, info: &ToolInfo) -> bool {
         self.inner
-            .registry
-            .call(&self.inner.state, name, arguments)
-            .await
+            .visibility
+            .as_ref()
+            .is_none_or(|rule| rule(principal, info))
     }
 
     /// The server-wide time limit, if one is set.

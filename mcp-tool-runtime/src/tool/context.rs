@@ -3,6 +3,7 @@
 
 #![allow(deprecated)] // rmcp marks MCP logging and sampling deprecated (SEP-2577); 2025-11-25 has both.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -59,7 +60,7 @@ struct Connected {
     session: Arc<Session>,
     request_id: RequestId,
     meta: RequestMetaObject,
-    tool: &'static str,
+    tool: Cow<'static, str>,
 }
 
 /// The context of one tool call. Cheap to clone; pass it to spawned work.
@@ -90,7 +91,8 @@ struct Connected {
 /// // In-process calls get a detached context: progress and logs go nowhere.
 /// let result = server.call("count", Some(serde_json::json!({"to": 3}))).await?;
 /// assert_eq!(result.is_error, Some(false));
-/// let listed = &server.registry().list()[0];
+/// let registry = server.registry();
+/// let listed = &registry.list()[0];
 /// assert!(listed.input_schema.get("properties").is_some_and(|p| p.get("ctx").is_none()));
 /// # Ok(()) }
 /// ```
@@ -200,8 +202,8 @@ impl ToolContext {
         if !connected.session.allows(level) {
             return Ok(());
         }
-        let param =
-            LoggingMessageNotificationParam::new(level, data.into()).with_logger(connected.tool);
+        let param = LoggingMessageNotificationParam::new(level, data.into())
+            .with_logger(connected.tool.clone());
         connected.peer.notify_logging_message(param).await?;
         Ok(())
     }
@@ -271,7 +273,7 @@ impl CallScope {
         session: Arc<Session>,
         request_id: RequestId,
         meta: RequestMetaObject,
-        tool: &'static str,
+        tool: Cow<'static, str>,
         request_cancel: CancellationToken,
     ) -> Self {
         Self {

@@ -18,9 +18,8 @@ pub use call::ToolCall;
 pub(crate) use context::{CallScope, Session};
 pub use context::{ContextError, ToolContext};
 pub use def::{BoxFuture, Handler, ToolDef, ToolSet};
-pub use info::{Hints, ToolInfo, ToolInfoBuilder};
+pub use info::{Hints, SchemaError, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};
 pub use principal::Principal;
-#[allow(unused_imports)] // read by the middleware and visibility rules of issue 13
 pub(crate) use principal::principal_of;
 pub use state::Shared;

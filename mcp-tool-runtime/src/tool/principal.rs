@@ -54,7 +54,6 @@ impl Principal {
 
 /// The principal of a request, from rmcp's request extensions: put there directly (in-process
 /// transports, tests), or in the HTTP request's `Parts`, which rmcp's HTTP service copies in.
-#[allow(dead_code)] // read by the middleware and visibility rules of issue 13
 pub(crate) fn principal_of(extensions: &rmcp::model::Extensions) -> Option<&Principal> {
     if let Some(principal) = extensions.get::<Principal>() {
         return Some(principal);
