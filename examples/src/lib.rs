@@ -2,6 +2,7 @@
 //!
 //! - `inventory`: a shop over a real SQLite database (`cargo run -p mcp-tool-examples --bin inventory`).
 //! - `tour`: starts `inventory` as a child process and shows what a model sees.
+//! - `live_tools`: tools added, removed, enabled and disabled while serving.
 
 pub mod inventory;
 pub mod logging;

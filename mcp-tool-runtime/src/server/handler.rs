@@ -6,11 +6,11 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverResult, ErrorCode, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, DiscoverResult, ErrorCode, ErrorData,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
@@ -74,9 +74,17 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         self.inner.live.load().published(name).cloned()
     }
 
-    /// Each connected client is told when the tool set changes.
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+    /// Each connected client is told when the tool set changes: registered here, before
+    /// the client can send anything else (`notifications/initialized` is handled
+    /// concurrently with the first requests).
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
         self.inner.live.connect(context.peer);
+        self.negotiate_initialize(&request)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
