@@ -181,6 +181,10 @@ pub use input::{InputLimits, InputMode};
 pub use mcp_tool_macros::mcp_tools;
 pub use mcp_tool_macros::{ToolError, mcp_tool};
 pub use render::ToolOutput;
+/// A client connected in memory to a server, for tests of its tools (feature `testing`).
+#[cfg(feature = "testing")]
+pub mod testing;
+
 #[cfg(feature = "client")]
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
 pub use schema::{SchemaProfile, UnknownProfile};

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use mcp_tool_runtime::rmcp::model::{CallToolRequestParams, CallToolResponse, NumberOrString};
-use mcp_tool_runtime::rmcp::service::{RequestContext, RunningService, serve_directly};
-use mcp_tool_runtime::rmcp::{RoleServer, ServerHandler};
+use mcp_tool_runtime::rmcp::ServerHandler;
+use mcp_tool_runtime::rmcp::service::ServiceError;
+use mcp_tool_runtime::testing::TestClient;
 use mcp_tool_runtime::{
     McpServer, Principal, RegistryError, ToolContext, ToolDef, ToolError, ToolInfo, mcp_tool,
 };
@@ -239,82 +239,60 @@ async fn an_invisible_tool_is_answered_exactly_like_an_unknown_one() {
     assert_eq!(absent.suggestions, hidden.suggestions);
 }
 
-/// A request context as rmcp builds one, its peer a server on an in-memory pipe nobody
-/// writes to, with the principal a token verifier would have put in its extensions.
-struct Handler {
-    _running: RunningService<RoleServer, McpServer<()>>,
-    _pipe: tokio::io::DuplexStream,
+async fn client_of(server: &McpServer<()>, principal: Option<Principal>) -> TestClient {
+    let builder = TestClient::builder();
+    let builder = match principal {
+        Some(principal) => builder.principal(principal),
+        None => builder,
+    };
+    builder.connect(server).await.expect("connected")
 }
 
-impl Handler {
-    fn new(server: &McpServer<()>) -> (Self, RequestContext<RoleServer>) {
-        let (server_end, client_end) = tokio::io::duplex(4096);
-        let running = serve_directly(server.new_session(), server_end, None);
-        let context = RequestContext::new(NumberOrString::Number(1), running.peer().clone());
-        let handler = Self {
-            _running: running,
-            _pipe: client_end,
-        };
-        (handler, context)
-    }
-}
-
-fn as_principal(
-    context: &RequestContext<RoleServer>,
-    principal: Option<Principal>,
-) -> RequestContext<RoleServer> {
-    let mut context = RequestContext::new(context.id.clone(), context.peer.clone());
-    if let Some(principal) = principal {
-        context.extensions.insert(principal);
-    }
-    context
+async fn names_for(client: &TestClient) -> Vec<String> {
+    let listed = client.list_tools().await.expect("tools/list");
+    listed.iter().map(|tool| tool.name.to_string()).collect()
 }
 
 #[tokio::test]
 async fn visibility_applies_to_the_list_and_the_call_of_each_principal() {
     let server = admin_only();
-    let (_handler, context) = Handler::new(&server);
-    let admin = Principal::new("alice").with_claim("role", "admin");
-    let guest = Principal::new("bob").with_claim("role", "guest");
-    let names = |result: mcp_tool_runtime::rmcp::model::ListToolsResult| -> Vec<String> {
-        result.tools.iter().map(|t| t.name.to_string()).collect()
-    };
-    let for_admin = server
-        .list_tools(None, as_principal(&context, Some(admin.clone())))
-        .await
-        .unwrap();
-    assert_eq!(names(for_admin), ["delete_user", "rename_user", "greet"]);
-    for principal in [Some(guest.clone()), None] {
-        let listed = server
-            .list_tools(None, as_principal(&context, principal))
+    let admin = client_of(
+        &server,
+        Some(Principal::new("alice").with_claim("role", "admin")),
+    )
+    .await;
+    let guest = client_of(
+        &server,
+        Some(Principal::new("bob").with_claim("role", "guest")),
+    )
+    .await;
+    let anonymous = client_of(&server, None).await;
+    assert_eq!(
+        names_for(&admin).await,
+        ["delete_user", "rename_user", "greet"]
+    );
+    assert_eq!(names_for(&guest).await, ["greet"]);
+    assert_eq!(names_for(&anonymous).await, ["greet"]);
+    let answered = admin.call("delete_user", json!({"id": 9})).await.unwrap();
+    assert_eq!(answered.text(), "deleted 9");
+    for client in [&guest, &anonymous] {
+        let refused = client
+            .call("delete_user", json!({"id": 9}))
             .await
-            .unwrap();
-        assert_eq!(names(listed), ["greet"]);
+            .unwrap_err();
+        let ServiceError::McpError(error) = refused else {
+            panic!("a JSON-RPC error expected: {refused:?}");
+        };
+        assert_eq!(error.code.0, -32602);
+        assert_eq!(
+            error.message,
+            "Unknown tool 'delete_user'. Available tools: greet."
+        );
+        assert_eq!(
+            error.data,
+            Some(json!({"tool": "delete_user", "suggestions": [], "available": ["greet"]}))
+        );
     }
-    let request = || {
-        CallToolRequestParams::new("delete_user")
-            .with_arguments(json!({"id": 9}).as_object().cloned().expect("an object"))
-    };
-    let answered = server
-        .call_tool(request(), as_principal(&context, Some(admin)))
-        .await
-        .expect("an admin sees it");
-    let CallToolResponse::Complete(answered) = answered else {
-        panic!("a complete result expected");
-    };
-    assert_eq!(ok_text(&answered), "deleted 9");
-    let refused = server
-        .call_tool(request(), as_principal(&context, Some(guest)))
-        .await
-        .expect_err("a guest does not");
-    assert_eq!(
-        refused.message,
-        "Unknown tool 'delete_user'. Available tools: greet."
-    );
-    assert_eq!(
-        refused.data,
-        Some(json!({"tool": "delete_user", "suggestions": [], "available": ["greet"]}))
-    );
 }
 
 #[tokio::test]

@@ -30,6 +30,7 @@ mod return_types;
 mod schemas;
 mod structured_outputs;
 mod sync_tools;
+mod test_client;
 mod type_mismatches;
 mod unknown_tools;
 mod valid_call;
