@@ -458,3 +458,21 @@ fn schemas_the_runtime_cannot_check_are_refused() {
         "the input schema of tool 'pick' has `type` beside `anyOf` at `#/properties/a`, where the runtime checks only the branches; move it into every branch"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_from_a_thread_outside_the_runtime_reaches_the_clients() {
+    let server = shop();
+    let client = TestClient::connect(&server).await.unwrap();
+    let tools = server.tools();
+    std::thread::spawn(move || assert!(tools.disable("greet")))
+        .join()
+        .expect("the thread ends");
+    for _ in 0..200 {
+        if client.tool_list_changes() > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(client.tool_list_changes(), 1);
+    assert_eq!(names_for(&client).await, ["delete_user", "rename_user"]);
+}

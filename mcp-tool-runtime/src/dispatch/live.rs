@@ -170,8 +170,8 @@ struct Entry<S> {
     enabled: bool,
 }
 
-/// The connected clients, and the runtime their notifications are sent on (changes may come
-/// from a thread outside it).
+/// The connected clients, and the runtime the last one connected on, for notifications of
+/// changes made from a thread outside any runtime.
 #[derive(Default)]
 struct Peers {
     connected: Vec<Peer<RoleServer>>,
@@ -226,8 +226,8 @@ impl<S: Send + Sync + 'static> Live<S> {
         let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
         peers.connected.retain(|known| !known.is_transport_closed());
         peers.connected.push(peer);
-        if peers.runtime.is_none() {
-            peers.runtime = tokio::runtime::Handle::try_current().ok();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            peers.runtime = Some(runtime);
         }
     }
 
@@ -258,7 +258,9 @@ impl<S: Send + Sync + 'static> Live<S> {
     fn notify(&self) {
         let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
         peers.connected.retain(|peer| !peer.is_transport_closed());
-        let Some(runtime) = &peers.runtime else {
+        // The caller's runtime when it has one; else the one the last client connected on.
+        let current = tokio::runtime::Handle::try_current().ok();
+        let Some(runtime) = current.as_ref().or(peers.runtime.as_ref()) else {
             return;
         };
         for peer in &peers.connected {
