@@ -146,7 +146,12 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             (None, raw) => raw,
         };
         let registry = self.inner.live.load();
-        let tool = self.lookup(&registry, &request.name, principal_of(&extensions))?;
+        // Read only for a visibility rule: a call without one pays no extension lookup.
+        let principal = match &self.inner.visibility {
+            Some(_) => principal_of(&extensions),
+            None => None,
+        };
+        let tool = self.lookup(&registry, &request.name, principal)?;
         if let Some(oversized) = oversized.as_ref().and_then(Oversized::from_marker) {
             return Ok(ToolRegistry::refuse(tool, oversized.violation(0)).into());
         }
