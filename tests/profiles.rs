@@ -25,7 +25,8 @@ fn register_plain(address: Address) -> String {
 }
 
 fn input_schema<S: Send + Sync + 'static>(server: &McpServer<S>, name: &str) -> Value {
-    let tool = server.registry().published(name).expect("tool exists");
+    let registry = server.registry();
+    let tool = registry.published(name).expect("tool exists");
     serde_json::to_value(&*tool.input_schema).unwrap()
 }
 

@@ -23,6 +23,7 @@ const TOOL_KEYS: &[&str] = &[
     "schema_profile",
     "timeout",
     "timeout_ms",
+    "tags",
 ];
 
 /// The schema profiles `schema_profile = "..."` accepts, with their `SchemaProfile` variant.
@@ -59,6 +60,8 @@ pub(crate) struct ToolAttr {
     pub schema_profile: Option<syn::Ident>,
     /// `timeout = "5s"` or `timeout_ms = 5000`, in milliseconds.
     pub timeout_ms: Option<u64>,
+    /// `tags = ["admin", "beta"]`: non-empty, distinct string literals.
+    pub tags: Option<Vec<LitStr>>,
 }
 
 fn key_of(meta: &Meta) -> String {
@@ -163,6 +166,10 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 let value = millis_value(&meta, errors);
                 set_once(&mut attr.timeout_ms, value, &meta, errors);
             }
+            "tags" => {
+                let value = tags_value(&meta, errors);
+                set_once(&mut attr.tags, value, &meta, errors);
+            }
             "schema_profile" => {
                 let value =
                     string_value(&meta, errors).and_then(|name| profile_variant(&name, errors));
@@ -185,6 +192,52 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
         }
     }
     attr
+}
+
+/// `tags = ["admin", "beta"]`, every element a non-empty string literal given once.
+fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
+    let list = match meta {
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Array(array) => array,
+            other => {
+                errors.spanned(
+                    other,
+                    "`tags` takes a list of strings: `tags = [\"admin\"]`",
+                );
+                return None;
+            }
+        },
+        _ => {
+            errors.spanned(meta, "write `tags = [\"admin\"]`");
+            return None;
+        }
+    };
+    let mut tags: Vec<LitStr> = Vec::new();
+    let mut ok = true;
+    for element in &list.elems {
+        match element {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(tag), ..
+            }) if tag.value().trim().is_empty() => {
+                errors.spanned(tag, "a tag cannot be empty");
+                ok = false;
+            }
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(tag), ..
+            }) if tags.iter().any(|known| known.value() == tag.value()) => {
+                errors.spanned(tag, format!("the tag \"{}\" is given twice", tag.value()));
+                ok = false;
+            }
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(tag), ..
+            }) => tags.push(tag.clone()),
+            other => {
+                errors.spanned(other, "a tag is a string literal, such as \"admin\"");
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(tags)
 }
 
 fn profile_variant(name: &LitStr, errors: &mut Errors) -> Option<syn::Ident> {

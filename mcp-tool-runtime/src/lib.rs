@@ -126,7 +126,7 @@ mod stderr; // log lines to stderr through a bounded queue: a full pipe never bl
 mod tool; // a tool's definition, call, context and output
 mod transport; // stdio and HTTP, JSON-RPC checks before rmcp // client side: calling with retries
 
-pub use dispatch::{CallOutcome, RegistryError, ToolRegistry, UnknownTool};
+pub use dispatch::{CallOutcome, LiveTools, RegistryError, ToolRegistry, UnknownTool};
 pub use error::{
     ArgPath, ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, Expected, IntoToolError,
     JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, ToolError, Violation,
@@ -186,14 +186,18 @@ pub use middleware::{
     middleware_fn,
 };
 pub use render::ToolOutput;
+/// A client connected in memory to a server, for tests of its tools (feature `testing`).
+#[cfg(feature = "testing")]
+pub mod testing;
+
 #[cfg(feature = "client")]
 pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
 pub use schema::{SchemaProfile, UnknownProfile};
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use stderr::StderrLog;
 pub use tool::{
-    BoxFuture, ContextError, Elicitation, Handler, Hints, IntoToolOutput, Json, Principal, Shared,
-    ToolCall, ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
+    BoxFuture, ContextError, Elicitation, Handler, Hints, IntoToolOutput, Json, Principal,
+    SchemaError, Shared, ToolCall, ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
 };
 #[cfg(feature = "http")]
 pub use transport::{

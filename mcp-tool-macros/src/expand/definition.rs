@@ -62,6 +62,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .as_ref()
         .map(|variant| quote!(.schema_profile(#rt::SchemaProfile::#variant)));
     let timeout = attr.timeout_ms.map(|millis| quote!(.timeout_ms(#millis)));
+    let tags = attr.tags.as_ref().map(|tags| quote!(.tags([#(#tags),*])));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
     let hints = hints(attr);
     let generic_params = input.generic_params();
@@ -77,6 +78,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #schema_profile
                 #builder_extra
                 #timeout
+                #tags
                 #blocking
                 .hints(#hints)
                 .defined_in(

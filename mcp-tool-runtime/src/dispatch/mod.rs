@@ -2,12 +2,16 @@
 //! their time limit with panics caught, and failures logged under a correlation id.
 
 mod failure;
+mod live;
 mod outcome;
 mod run;
 
+pub(crate) use live::Live;
+pub use live::LiveTools;
 pub use outcome::CallOutcome;
 pub(crate) use run::{CatchUnwind, Panicked, error_result};
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::time::Duration;
@@ -19,7 +23,7 @@ use crate::error::{ToolError, Violation};
 use crate::input::{InputLimits, InputMode, ranked};
 use crate::render;
 use crate::schema::{SchemaProfile, is_object_schema};
-use crate::tool::{CallScope, Shared, ToolDef};
+use crate::tool::{CallScope, Shared, ToolDef, ToolInfo};
 
 /// Why a registry could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,12 +118,13 @@ impl fmt::Display for UnknownTool {
 
 impl std::error::Error for UnknownTool {}
 
-/// The tools of one server: definitions published once, calls dispatched by name.
+/// The tools a server serves at one moment: definitions published once, calls dispatched by
+/// name. A registry never changes; [`LiveTools`] replaces the server's with a new one.
 pub struct ToolRegistry<S> {
     tools: Vec<ToolDef<S>>,
     /// Names and their index in `tools`, sorted by name for a binary search: the set never
     /// changes after `new`.
-    by_name: Vec<(&'static str, usize)>,
+    by_name: Vec<(Cow<'static, str>, usize)>,
     published: Vec<Tool>,
     input_mode: InputMode,
     input_limits: InputLimits,
@@ -137,23 +142,43 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     /// A registry of `tools`, publishing schemas under `profile`. Fails on duplicate names.
     pub fn new(tools: Vec<ToolDef<S>>, profile: SchemaProfile) -> Result<Self, RegistryError> {
         check_tools(&tools, profile)?;
-        let mut by_name: Vec<(&'static str, usize)> = tools
-            .iter()
-            .enumerate()
-            .map(|(index, tool)| (tool.info().name(), index))
-            .collect();
-        by_name.sort_unstable();
         let published = tools
             .iter()
             .map(|tool| tool.info().publish(profile))
             .collect();
-        Ok(Self {
+        Ok(Self::from_published(tools, published))
+    }
+
+    /// A registry of checked `tools` and their published definitions, in the same order.
+    pub(crate) fn from_published(tools: Vec<ToolDef<S>>, published: Vec<Tool>) -> Self {
+        let mut by_name: Vec<(Cow<'static, str>, usize)> = tools
+            .iter()
+            .enumerate()
+            .map(|(index, tool)| (tool.info().name_cow(), index))
+            .collect();
+        by_name.sort_unstable();
+        Self {
             tools,
             by_name,
             published,
             input_mode: InputMode::default(),
             input_limits: InputLimits::default(),
-        })
+        }
+    }
+
+    /// The tools, each with its published definition, in registration order.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&ToolDef<S>, &Tool)> {
+        self.tools.iter().zip(&self.published)
+    }
+
+    /// Whether `self` and `other` hold the same definitions in the same order.
+    pub(crate) fn same_tools(&self, other: &Self) -> bool {
+        self.tools.len() == other.tools.len()
+            && self
+                .tools
+                .iter()
+                .zip(&other.tools)
+                .all(|(a, b)| a.same_as(b))
     }
 
     /// The same registry parsing arguments under `mode`.
@@ -190,7 +215,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
 
     fn index_of(&self, name: &str) -> Option<usize> {
         self.by_name
-            .binary_search_by(|(known, _)| (*known).cmp(name))
+            .binary_search_by(|(known, _)| (**known).cmp(name))
             .ok()
             .map(|at| self.by_name[at].1)
     }
@@ -255,9 +280,19 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
 
     /// The error for a call of `name`, which this registry does not have.
     pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
+        self.unknown_among(name, |_| true)
+    }
+
+    /// The error for a call of `name`, naming only the tools `shown` lets the caller see.
+    pub(crate) fn unknown_among(
+        &self,
+        name: &str,
+        shown: impl Fn(&ToolInfo) -> bool,
+    ) -> UnknownTool {
         let available: Vec<String> = self
             .tools
             .iter()
+            .filter(|t| shown(t.info()))
             .map(|t| t.info().name().to_string())
             .collect();
         let suggestions = ranked(name, available.iter().map(String::as_str))
@@ -279,24 +314,36 @@ fn check_tools<S>(tools: &[ToolDef<S>], profile: SchemaProfile) -> Result<(), Re
     for tool in tools {
         let name = tool.info().name();
         if let Some(first) = seen.insert(name, tool.info().rust_path()) {
-            return Err(RegistryError::DuplicateTool {
-                name: name.to_string(),
-                defined_at: [first, tool.info().rust_path()],
-            });
+            return Err(duplicate(first, tool.info()));
         }
-        if !is_object_schema(tool.info().input_schema()) {
-            return Err(RegistryError::InputNotAnObject {
-                name: name.to_string(),
-            });
-        }
-        let effective = tool.info().effective_profile(profile);
-        if let Some(rule) = effective.name_problem(name) {
-            return Err(RegistryError::NameNotAccepted {
-                name: name.to_string(),
-                profile: effective,
-                rule,
-            });
-        }
+        check_tool(tool.info(), profile)?;
+    }
+    Ok(())
+}
+
+/// The error for `second`, named like a tool whose Rust path is `first`.
+fn duplicate(first: Option<&'static str>, second: &ToolInfo) -> RegistryError {
+    RegistryError::DuplicateTool {
+        name: second.name().to_string(),
+        defined_at: [first, second.rust_path()],
+    }
+}
+
+/// The tool has an object input and a name its profile's clients accept.
+fn check_tool(info: &ToolInfo, profile: SchemaProfile) -> Result<(), RegistryError> {
+    let name = info.name();
+    if !is_object_schema(info.input_schema()) {
+        return Err(RegistryError::InputNotAnObject {
+            name: name.to_string(),
+        });
+    }
+    let effective = info.effective_profile(profile);
+    if let Some(rule) = effective.name_problem(name) {
+        return Err(RegistryError::NameNotAccepted {
+            name: name.to_string(),
+            profile: effective,
+            rule,
+        });
     }
     Ok(())
 }

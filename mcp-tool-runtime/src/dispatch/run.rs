@@ -30,7 +30,7 @@ pub(super) async fn run<S>(
     default_timeout: Option<Duration>,
 ) -> CallOutcome {
     let info = tool.info();
-    let call = ToolCall::new(info, arguments)
+    let call = ToolCall::of(tool.info_ref().clone(), arguments)
         .in_scope(scope)
         .with_input_mode(input_mode);
     let running = CatchUnwind(tool.start(state, call));

@@ -12,6 +12,7 @@
 //!
 //! Paths name what the model sent: `validator`'s Rust field names are mapped (see [`wire`]).
 
+mod dynamic;
 mod each;
 mod formats;
 mod keys;
@@ -29,6 +30,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{ArgPath, ToolError, Violation, ViolationKind};
+pub(crate) use dynamic::{SchemaProblem, check_schema, parse_value};
 pub use each::check_argument;
 pub use limits::InputLimits;
 pub(crate) use limits::{Measure, Oversized, Step};
@@ -127,7 +129,7 @@ fn parse_with(
                 ViolationKind::NotAnObject,
                 Some(other.clone()),
             );
-            return Err(ToolError::invalid_arguments(spec.tool, vec![violation]));
+            return Err(ToolError::invalid_arguments(&spec.tool, vec![violation]));
         }
     };
     if let Some(error) = unknown_keys(value, spec, read) {
@@ -159,7 +161,7 @@ fn unknown_keys(value: &Value, spec: &InputSpec, read: &mut Reader<'_>) -> Optio
     }
     each::add_checked(&mut violations, value, spec);
     each::add_validated(&mut violations, value, spec, read);
-    Some(ToolError::invalid_arguments(spec.tool, violations))
+    Some(ToolError::invalid_arguments(&spec.tool, violations))
 }
 
 /// A call that sent no arguments: fine for a tool whose arguments are all optional;
@@ -180,7 +182,7 @@ fn parse_absent(empty: &Value, spec: &InputSpec, read: &mut Reader<'_>) -> Resul
         return Err(error);
     }
     Err(ToolError::arguments_absent(
-        spec.tool,
+        &spec.tool,
         required,
         error.violations().to_vec(),
     ))
@@ -203,7 +205,7 @@ fn validated(
     if violations.is_empty() {
         return Ok(());
     }
-    Err(ToolError::invalid_arguments(spec.tool, violations))
+    Err(ToolError::invalid_arguments(&spec.tool, violations))
 }
 
 /// Every problem the schema finds, or serde's own words when it finds none (the type's
@@ -226,5 +228,5 @@ fn slow_path(
     }
     each::add_checked(&mut violations, value, spec);
     each::add_validated(&mut violations, value, spec, read);
-    ToolError::invalid_arguments(spec.tool, violations)
+    ToolError::invalid_arguments(&spec.tool, violations)
 }

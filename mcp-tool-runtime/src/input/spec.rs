@@ -1,5 +1,7 @@
 //! What validation needs to know about a tool's input.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::each::CheckEach;
@@ -11,7 +13,7 @@ use crate::schema::close_nested_objects;
 #[derive(Debug)]
 pub(crate) struct InputSpec {
     /// The tool, for the headline of an invalid-arguments error.
-    pub(crate) tool: &'static str,
+    pub(crate) tool: Cow<'static, str>,
     /// The canonical input schema.
     pub(crate) schema: Value,
     /// The top-level argument names, in declaration order.
@@ -34,9 +36,19 @@ pub(crate) struct InputSpec {
 impl InputSpec {
     /// The spec of `tool`'s input with the canonical `schema`, whose nested objects are
     /// closed here (see [`close_nested_objects`]).
-    pub(crate) fn new(tool: &'static str, mut schema: Value) -> Self {
+    pub(crate) fn new(tool: Cow<'static, str>, mut schema: Value) -> Self {
         let checks_unknown_keys = close_nested_objects(&mut schema);
         let has_f32 = has_f32(&schema);
+        Self {
+            checks_unknown_keys,
+            has_f32,
+            ..Self::exact(tool, schema)
+        }
+    }
+
+    /// The spec of a run-time tool's input, `schema` exactly as its author wrote it: the
+    /// schema walk is its only reader, and it rejects what the schema closes by itself.
+    pub(crate) fn exact(tool: Cow<'static, str>, schema: Value) -> Self {
         let argument_names = schema
             .get("properties")
             .and_then(Value::as_object)
@@ -46,11 +58,11 @@ impl InputSpec {
             tool,
             schema,
             argument_names,
-            checks_unknown_keys,
+            checks_unknown_keys: false,
             renames: Vec::new(),
             check_each: None,
             whole_input: false,
-            has_f32,
+            has_f32: false,
         }
     }
 

@@ -10,10 +10,11 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelledNotificationParam, CompleteRequestParams,
     CompleteResult, CustomNotification, CustomRequest, CustomResult, DiscoverResult, ErrorCode,
     ErrorData, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestMethod,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -29,7 +30,7 @@ use super::params::{invalid_params, params_problem};
 use crate::dispatch::UnknownTool;
 use crate::input::Oversized;
 use crate::render::CANCELLED_BY_CLIENT;
-use crate::tool::CallScope;
+use crate::tool::{CallScope, principal_of};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -62,6 +63,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
+            .enable_tool_list_changed()
             .enable_logging()
             .build();
         let mut info =
@@ -78,15 +80,38 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.inner.registry.list().to_vec(),
-        ))
+        let registry = self.inner.live.load();
+        let tools = match &self.inner.visibility {
+            None => registry.list().to_vec(),
+            Some(_) => {
+                let principal = principal_of(&context.extensions);
+                registry
+                    .entries()
+                    .filter(|(tool, _)| self.visible(principal, tool.info()))
+                    .map(|(_, published)| published.clone())
+                    .collect()
+            }
+        };
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.inner.registry.published(name).cloned()
+        self.inner.live.load().published(name).cloned()
+    }
+
+    /// Each connected client is told when the tool set changes: registered here, before
+    /// the client can send anything else (`notifications/initialized` is handled
+    /// concurrently with the first requests).
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        self.inner.live.connect(context.peer);
+        self.negotiate_initialize(&request)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -298,10 +323,13 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             (Some(object), _) => Some(Value::Object(object)),
             (None, raw) => raw,
         };
-        let registry = &self.inner.registry;
-        let Some(tool) = registry.get(&request.name) else {
-            return Err(registry.unknown(&request.name).into());
+        let registry = self.inner.live.load();
+        // Read only for a visibility rule: a call without one pays no extension lookup.
+        let principal = match &self.inner.visibility {
+            Some(_) => principal_of(&extensions),
+            None => None,
         };
+        let tool = self.lookup(&registry, &request.name, principal)?;
         let refused = oversized
             .as_ref()
             .and_then(Oversized::from_marker)
@@ -312,13 +340,14 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             id,
             meta,
             extensions,
-            tool.info().name(),
+            tool.info().name_cow(),
             ct,
         );
         // Boxed: rmcp moves the future of each request several times (into its task, then
         // its stage), and the call's own (middleware, time limit, panic catching) is the
         // largest part of it; one allocation costs less than copying it each time.
         let call = Box::pin(self.run_call(
+            &registry,
             tool,
             arguments.as_ref(),
             refused,

@@ -21,12 +21,15 @@ use rmcp::model::Implementation;
 use serde_json::Value;
 
 use self::extra::ExtraHandler;
-use crate::dispatch::{CallOutcome, RegistryError, ToolRegistry, UnknownTool};
+use crate::dispatch::{CallOutcome, Live, LiveTools, RegistryError, ToolRegistry, UnknownTool};
 use crate::error::Violation;
 use crate::input::{InputLimits, InputMode};
 use crate::middleware::{ToolMiddleware, run_chain};
 use crate::schema::SchemaProfile;
-use crate::tool::{CallScope, Session, Shared, ToolDef, ToolSet};
+use crate::tool::{CallScope, Principal, Session, Shared, ToolDef, ToolInfo, ToolSet};
+
+/// Which tools a caller may see and call ([`ServerBuilder::visibility`]).
+type Visibility = Arc<dyn Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync>;
 
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
@@ -41,6 +44,7 @@ pub struct ServerBuilder<S> {
     input_limits: InputLimits,
     handler: Option<Arc<dyn ExtraHandler>>,
     middleware: Vec<Box<dyn ToolMiddleware>>,
+    visibility: Option<Visibility>,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
@@ -51,6 +55,46 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// them too.
     pub fn middleware(mut self, middleware: impl ToolMiddleware) -> Self {
         self.middleware.push(Box::new(middleware));
+        self
+    }
+
+    /// Which tools a caller may see and call: `rule(principal, tool)` is asked for every
+    /// tool of `tools/list` and for the tool of every `tools/call`. A tool it refuses is
+    /// left out of the list, and a call of it is answered exactly as a call of a tool the
+    /// server does not have, whose suggestions name only tools the caller may see. The
+    /// principal is the one the HTTP token verifier established; `None` on stdio, for
+    /// in-process calls ([`McpServer::call`]) and when no verifier is configured.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{McpServer, mcp_tool};
+    ///
+    /// /// Delete a user.
+    /// #[mcp_tool(tags = ["admin"])]
+    /// fn delete_user(id: u64) -> String { format!("deleted {id}") }
+    ///
+    /// /// Say hello.
+    /// #[mcp_tool]
+    /// fn hello() -> String { "hello".into() }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = McpServer::builder(())
+    ///     .tool(delete_user_tool())
+    ///     .tool(hello_tool())
+    ///     .visibility(|principal, tool| {
+    ///         !tool.has_tag("admin")
+    ///             || principal.is_some_and(|p| p.claim("role").is_some_and(|r| r == "admin"))
+    ///     })
+    ///     .build()?;
+    /// let unknown = server.call("delete_user", Some(serde_json::json!({"id": 7}))).await.unwrap_err();
+    /// assert_eq!(unknown.available, ["hello"]);
+    /// # Ok(()) }
+    /// ```
+    pub fn visibility(
+        mut self,
+        rule: impl Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.visibility = Some(Arc::new(rule));
         self
     }
 
@@ -222,13 +266,12 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         let implementation = self
             .implementation
             .unwrap_or_else(|| default_implementation(&self.tools));
-        let registry = ToolRegistry::new(self.tools, self.profile)?
-            .with_input_mode(self.input_mode)
-            .with_input_limits(self.input_limits);
+        let live = Live::new(self.tools, self.profile, self.input_mode, self.input_limits)?;
         Ok(McpServer {
             inner: Arc::new(Inner {
                 state: Shared::new(self.state),
-                registry,
+                live: Arc::new(live),
+                visibility: self.visibility,
                 implementation,
                 instructions: self.instructions,
                 default_timeout: self.default_timeout,
@@ -252,7 +295,8 @@ fn default_implementation<S>(tools: &[ToolDef<S>]) -> Implementation {
 
 struct Inner<S> {
     state: Shared<S>,
-    registry: ToolRegistry<S>,
+    live: Arc<Live<S>>,
+    visibility: Option<Visibility>,
     implementation: Implementation,
     instructions: Option<String>,
     default_timeout: Option<Duration>,
@@ -306,7 +350,7 @@ impl<S> fmt::Debug for McpServer<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
             .field("name", &self.inner.implementation.name)
-            .field("tools", &self.inner.registry)
+            .field("tools", &*self.inner.live.load())
             .finish()
     }
 }
@@ -349,6 +393,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             default_timeout: None,
             handler: None,
             middleware: Vec::new(),
+            visibility: None,
         }
     }
 
@@ -357,34 +402,39 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         &self.inner.state
     }
 
-    /// The registry.
-    pub fn registry(&self) -> &ToolRegistry<S> {
-        &self.inner.registry
+    /// The tools served now, before the [visibility](ServerBuilder::visibility) rule: a
+    /// snapshot, which later changes through [`McpServer::tools`] do not alter.
+    pub fn registry(&self) -> Arc<ToolRegistry<S>> {
+        self.inner.live.load_full()
     }
 
-    /// Calls a tool in-process, exactly as a `tools/call` request would.
+    /// The handle that adds, removes, enables and disables this server's tools while it
+    /// serves (see [`LiveTools`]).
+    pub fn tools(&self) -> LiveTools<S> {
+        LiveTools::new(Arc::clone(&self.inner.live))
+    }
+
+    /// Calls a tool in-process, exactly as a `tools/call` request without a principal would.
     pub async fn call(
         &self,
         name: &str,
         arguments: Option<Value>,
     ) -> Result<rmcp::model::CallToolResult, UnknownTool> {
-        let registry = &self.inner.registry;
-        if self.inner.middleware.is_empty() {
-            return registry.call(&self.inner.state, name, arguments).await;
-        }
-        let tool = registry.get(name).ok_or_else(|| registry.unknown(name))?;
+        let registry = self.inner.live.load();
+        let tool = self.lookup(&registry, name, None)?;
         let scope = CallScope::detached();
         // No server-wide time limit, as without middleware (`ToolRegistry::call`).
         let outcome = self
-            .run_call(tool, arguments.as_ref(), None, &scope, None)
+            .run_call(&registry, tool, arguments.as_ref(), None, &scope, None)
             .await;
         Ok(outcome.into_result())
     }
 
-    /// Runs one call of `tool` through the middleware, if any, and the registry; `refused`
-    /// when the transport already found the arguments too large.
+    /// Runs one call of `tool` of `registry` through the middleware, if any, and the
+    /// registry; `refused` when the transport already found the arguments too large.
     pub(crate) async fn run_call(
         &self,
+        registry: &ToolRegistry<S>,
         tool: &ToolDef<S>,
         arguments: Option<&Value>,
         refused: Option<Violation>,
@@ -396,10 +446,8 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             match refused {
                 Some(violation) => ToolRegistry::refuse(tool, violation),
                 None => {
-                    let state = &inner.state;
-                    inner
-                        .registry
-                        .run(state, tool, arguments, scope, default_timeout)
+                    registry
+                        .run(&inner.state, tool, arguments, scope, default_timeout)
                         .await
                 }
             }
@@ -408,6 +456,29 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             return run.await;
         }
         run_chain(&inner.middleware, tool.info(), arguments, scope, run).await
+    }
+
+    /// The tool `name` if `principal` may see it; otherwise the error for an unknown tool,
+    /// naming only what `principal` may see.
+    pub(crate) fn lookup<'r>(
+        &self,
+        registry: &'r ToolRegistry<S>,
+        name: &str,
+        principal: Option<&Principal>,
+    ) -> Result<&'r ToolDef<S>, UnknownTool> {
+        let visible = |info: &ToolInfo| self.visible(principal, info);
+        match registry.get(name) {
+            Some(tool) if visible(tool.info()) => Ok(tool),
+            _ => Err(registry.unknown_among(name, visible)),
+        }
+    }
+
+    /// Whether `principal` may see and call the tool `info`.
+    pub(crate) fn visible(&self, principal: Option<&Principal>, info: &ToolInfo) -> bool {
+        self.inner
+            .visibility
+            .as_ref()
+            .is_none_or(|rule| rule(principal, info))
     }
 
     /// The server-wide time limit, if one is set.

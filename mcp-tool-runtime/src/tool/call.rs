@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::blocking::run_heavy;
 use super::context::{CallScope, ToolContext};
+use super::def::InfoRef;
 use super::info::ToolInfo;
 use crate::error::ToolError;
 use crate::input::{self, InputMode};
@@ -12,7 +13,7 @@ use crate::input::{self, InputMode};
 /// The arguments and surroundings of one call, handed to a tool's handler.
 pub struct ToolCall<'a> {
     arguments: Option<&'a Value>,
-    info: &'static ToolInfo,
+    info: InfoRef,
     scope: Option<&'a CallScope>,
     input_mode: InputMode,
 }
@@ -21,6 +22,11 @@ impl<'a> ToolCall<'a> {
     /// A call of the tool `info` with `arguments` as the client sent them, with a detached
     /// context.
     pub fn new(info: &'static ToolInfo, arguments: Option<&'a Value>) -> Self {
+        Self::of(InfoRef::Static(info), arguments)
+    }
+
+    /// A call of the tool `info`, static or built at run time.
+    pub(crate) fn of(info: InfoRef, arguments: Option<&'a Value>) -> Self {
         Self {
             arguments,
             info,
@@ -66,9 +72,10 @@ impl<'a> ToolCall<'a> {
     ) -> Result<A, ToolError> {
         match self.arguments {
             Some(arguments) if input::is_large(arguments) => {
-                let (arguments, info, mode) = (arguments.clone(), self.info, self.input_mode);
+                let (arguments, info, mode) =
+                    (arguments.clone(), self.info.clone(), self.input_mode);
                 run_heavy(move || {
-                    parse(&ToolCall::new(info, Some(&arguments)).with_input_mode(mode))
+                    parse(&ToolCall::of(info, Some(&arguments)).with_input_mode(mode))
                 })
                 .await?
             }
@@ -76,8 +83,17 @@ impl<'a> ToolCall<'a> {
         }
     }
 
+    /// The arguments of a tool built at run time, checked against its input schema, as
+    /// [`ToolCall::parse_off_executor`] checks a typed tool's.
+    pub(crate) async fn parse_value(&self) -> Result<Value, ToolError> {
+        let parse = |call: &ToolCall<'_>| {
+            input::parse_value(call.arguments, call.info.input(), call.input_mode)
+        };
+        self.parse_off_executor(parse).await
+    }
+
     /// The tool being called.
-    pub fn info(&self) -> &'static ToolInfo {
-        self.info
+    pub fn info(&self) -> &ToolInfo {
+        &self.info
     }
 }

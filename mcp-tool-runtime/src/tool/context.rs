@@ -3,6 +3,7 @@
 
 #![allow(deprecated)] // rmcp marks MCP logging and sampling deprecated (SEP-2577); 2025-11-25 has both.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -63,7 +64,7 @@ struct Connected {
     request_id: RequestId,
     meta: RequestMetaObject,
     extensions: Extensions,
-    tool: &'static str,
+    tool: Cow<'static, str>,
 }
 
 /// The extensions of a call without a request: none.
@@ -97,7 +98,8 @@ static NO_EXTENSIONS: Extensions = Extensions::new();
 /// // In-process calls get a detached context: progress and logs go nowhere.
 /// let result = server.call("count", Some(serde_json::json!({"to": 3}))).await?;
 /// assert_eq!(result.is_error, Some(false));
-/// let listed = &server.registry().list()[0];
+/// let registry = server.registry();
+/// let listed = &registry.list()[0];
 /// assert!(listed.input_schema.get("properties").is_some_and(|p| p.get("ctx").is_none()));
 /// # Ok(()) }
 /// ```
@@ -185,8 +187,8 @@ impl ToolContext {
         if !connected.session.allows(level) {
             return Ok(());
         }
-        let param =
-            LoggingMessageNotificationParam::new(level, data.into()).with_logger(connected.tool);
+        let param = LoggingMessageNotificationParam::new(level, data.into())
+            .with_logger(connected.tool.clone());
         connected.peer.notify_logging_message(param).await?;
         Ok(())
     }
@@ -293,7 +295,7 @@ impl CallScope {
         request_id: RequestId,
         meta: RequestMetaObject,
         extensions: Extensions,
-        tool: &'static str,
+        tool: Cow<'static, str>,
         request_cancel: CancellationToken,
     ) -> Self {
         Self {

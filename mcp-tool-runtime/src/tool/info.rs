@@ -1,5 +1,6 @@
 //! A tool's definition: everything about it that does not change between calls.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use schemars::JsonSchema;
 use serde_json::Value;
 
 use super::output::IntoToolOutput;
-use crate::input::InputSpec;
+use crate::input::{self, InputSpec, SchemaProblem};
 use crate::render;
 use crate::schema::{self, SchemaProfile, SchemaRole};
 
@@ -29,9 +30,13 @@ pub struct Hints {
 /// schemas. Built once per tool (the macro keeps it in a `static`).
 #[derive(Debug)]
 pub struct ToolInfo {
-    name: &'static str,
-    title: Option<&'static str>,
-    description: &'static str,
+    // `Cow`: a `#[mcp_tool]`'s definition lives in a static and borrows its literals; a tool
+    // built at run time (`ToolDef::from_schema`) owns its text and is freed with it.
+    name: Cow<'static, str>,
+    title: Option<Cow<'static, str>>,
+    description: Cow<'static, str>,
+    /// Labels that enable or disable tools together (`#[mcp_tool(tags = ["admin"])]`).
+    tags: Vec<Cow<'static, str>>,
     hints: Hints,
     meta: Option<JsonObject>,
     /// Published as the tool's `icons` (`#[mcp_tool(icons = [...])]`).
@@ -72,35 +77,107 @@ impl ToolInfo {
             Some((schema, wrapped)) => (Some(schema), wrapped),
             None => (None, false),
         };
+        let input = InputSpec::new(Cow::Borrowed(name), schema::input_schema::<A>());
         ToolInfoBuilder {
-            info: ToolInfo {
-                name,
-                title: None,
-                description,
-                hints: Hints::default(),
-                meta: None,
-                icons: Vec::new(),
-                input: InputSpec::new(name, schema::input_schema::<A>()),
-                output_schema,
-                output_wrapped,
-                valid_call: OnceLock::new(),
-                profile: None,
-                timeout: None,
-                blocking: false,
-                crate_info: None,
-                rust_path: None,
-            },
+            info: ToolInfo::with_input(Cow::Borrowed(name), Cow::Borrowed(description), input)
+                .with_output(output_schema, output_wrapped),
         }
     }
 
+    /// Starts the definition of a tool built at run time, whose input is described by
+    /// `input_schema` (JSON Schema 2020-12, as a client would see it) rather than a Rust
+    /// type. Pair it with a handler with [`ToolDef::from_info`](crate::ToolDef::from_info);
+    /// [`ToolDef::from_schema`](crate::ToolDef::from_schema) does both at once.
+    ///
+    /// Every call is checked against the schema with the same messages as a `#[mcp_tool]`'s.
+    /// Fails when the schema does not describe an object, or uses a keyword the runtime cannot
+    /// check (`not`, `if`, `patternProperties`, a `$ref` that is not `#/$defs/...`, ...): a
+    /// rule the server published but did not enforce would let bad calls through.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::ToolInfo;
+    /// let schema = serde_json::json!({"type": "object", "not": {"required": ["a"]}});
+    /// let refused = ToolInfo::from_schema("pick", "Pick one.", schema).unwrap_err();
+    /// assert_eq!(
+    ///     refused.to_string(),
+    ///     "the input schema of tool 'pick' uses `not` at `#/not`, which the runtime cannot \
+    ///      check; describe the input without it"
+    /// );
+    /// ```
+    pub fn from_schema(
+        name: impl Into<Cow<'static, str>>,
+        description: impl Into<Cow<'static, str>>,
+        input_schema: Value,
+    ) -> Result<ToolInfoBuilder, SchemaError> {
+        let name = name.into();
+        if let Err(problem) = input::check_schema(&input_schema) {
+            return Err(SchemaError {
+                tool: name.into_owned(),
+                problem,
+            });
+        }
+        let input = InputSpec::exact(name.clone(), input_schema);
+        Ok(ToolInfoBuilder {
+            info: ToolInfo::with_input(name, description.into(), input),
+        })
+    }
+
+    fn with_input(
+        name: Cow<'static, str>,
+        description: Cow<'static, str>,
+        input: InputSpec,
+    ) -> Self {
+        ToolInfo {
+            name,
+            title: None,
+            description,
+            tags: Vec::new(),
+            hints: Hints::default(),
+            meta: None,
+            icons: Vec::new(),
+            input,
+            output_schema: None,
+            output_wrapped: false,
+            valid_call: OnceLock::new(),
+            profile: None,
+            timeout: None,
+            blocking: false,
+            crate_info: None,
+            rust_path: None,
+        }
+    }
+
+    /// The same definition with the output schema of a result type (`IntoToolOutput`).
+    pub(crate) fn with_output(mut self, schema: Option<Value>, wrapped: bool) -> Self {
+        self.output_schema = schema;
+        self.output_wrapped = wrapped;
+        self
+    }
+
     /// The tool's name.
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tool's name, shared without a copy when it is a literal.
+    pub(crate) fn name_cow(&self) -> Cow<'static, str> {
+        self.name.clone()
     }
 
     /// The tool's description.
-    pub fn description(&self) -> &'static str {
-        self.description
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The tool's tags (`#[mcp_tool(tags = ["admin"])]`), by which
+    /// [`LiveTools`](crate::LiveTools) enables and disables tools together.
+    pub fn tags(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.tags.iter().map(|tag| &**tag)
+    }
+
+    /// Whether the tool has the tag `tag`.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|own| own == tag)
     }
 
     /// The tool's icons, as `tools/list` publishes them.
@@ -175,8 +252,8 @@ impl ToolInfo {
             Value::Object(object) => object,
             _ => JsonObject::new(),
         };
-        let mut tool = Tool::new(self.name, self.description, Arc::new(input));
-        tool.title = self.title.map(str::to_string);
+        let mut tool = Tool::new(self.name.clone(), self.description.clone(), Arc::new(input));
+        tool.title = self.title.as_deref().map(str::to_string);
         tool.output_schema = self.output_schema.as_ref().and_then(|schema| {
             match profile.publish(schema, SchemaRole::Output) {
                 Value::Object(object) => Some(Arc::new(object)),
@@ -196,7 +273,7 @@ impl ToolInfo {
             return None;
         }
         let mut annotations = ToolAnnotations::new();
-        annotations.title = self.title.map(str::to_string);
+        annotations.title = self.title.as_deref().map(str::to_string);
         annotations.read_only_hint = hints.read_only;
         annotations.destructive_hint = hints.destructive;
         annotations.idempotent_hint = hints.idempotent;
@@ -204,6 +281,50 @@ impl ToolInfo {
         Some(annotations)
     }
 }
+
+/// Why a run-time tool's input schema was refused ([`ToolInfo::from_schema`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    tool: String,
+    problem: SchemaProblem,
+}
+
+impl SchemaError {
+    /// The tool whose schema was refused.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+}
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tool = &self.tool;
+        match &self.problem {
+            SchemaProblem::NotAnObject => write!(
+                f,
+                "the input schema of tool '{tool}' does not describe a JSON object: \
+                 its root must say \"type\": \"object\""
+            ),
+            SchemaProblem::Unsupported { keyword, at } => write!(
+                f,
+                "the input schema of tool '{tool}' uses `{keyword}` at `{at}`, which the \
+                 runtime cannot check; describe the input without it"
+            ),
+            SchemaProblem::BesideUnion { keyword, union, at } => write!(
+                f,
+                "the input schema of tool '{tool}' has `{keyword}` beside `{union}` at `{at}`, \
+                 where the runtime checks only the branches; move it into every branch"
+            ),
+            SchemaProblem::Unresolved { reference, at } => write!(
+                f,
+                "the input schema of tool '{tool}' refers to `{reference}` at `{at}`, which \
+                 is not one of its own `#/$defs/...`: only local definitions are followed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
 
 /// Sets the optional parts of a [`ToolInfo`].
 #[derive(Debug)]
@@ -213,8 +334,15 @@ pub struct ToolInfoBuilder {
 
 impl ToolInfoBuilder {
     /// A human-readable title.
-    pub fn title(mut self, title: &'static str) -> Self {
-        self.info.title = Some(title);
+    pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> Self {
+        self.info.title = Some(title.into());
+        self
+    }
+
+    /// Labels by which [`LiveTools`](crate::LiveTools) enables and disables tools together
+    /// (`#[mcp_tool(tags = ["admin"])]` writes them).
+    pub fn tags<T: Into<Cow<'static, str>>>(mut self, tags: impl IntoIterator<Item = T>) -> Self {
+        self.info.tags.extend(tags.into_iter().map(Into::into));
         self
     }
 

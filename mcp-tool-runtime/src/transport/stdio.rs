@@ -326,6 +326,14 @@ impl LineTransport<StdinReader> {
 }
 
 impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
+    /// The same transport checking each line against `limits` (as `serve_lines` sets them
+    /// from the server's).
+    #[cfg(feature = "testing")]
+    pub(crate) fn with_limits(mut self, limits: InputLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
     /// A transport reading lines from `reader` and writing lines to `writer`.
     ///
     /// Every outgoing message, rmcp's and this adapter's error answers alike, goes through

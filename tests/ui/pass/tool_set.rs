@@ -70,7 +70,8 @@ fn main() {
         .tools(Cart::admin_tools())
         .build()
         .unwrap();
-    let names: Vec<&str> = Cart::tools()
+    let tools = Cart::tools();
+    let names: Vec<&str> = tools
         .iter()
         .map(|tool| tool.info().name())
         .collect();

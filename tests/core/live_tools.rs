@@ -1,0 +1,478 @@
+//! The live tool set: tools added, removed, enabled and disabled while serving, by name and
+//! by tag; the visibility rule in `tools/list` and `tools/call`; tools built at run time
+//! from a JSON Schema.
+
+use std::sync::Arc;
+
+use mcp_tool_runtime::rmcp::ServerHandler;
+use mcp_tool_runtime::rmcp::service::ServiceError;
+use mcp_tool_runtime::testing::TestClient;
+use mcp_tool_runtime::{
+    McpServer, Principal, RegistryError, ToolContext, ToolDef, ToolError, ToolInfo, mcp_tool,
+};
+use mcp_tool_test_support::results::{call, envelope, ok_text, text};
+use serde_json::{Value, json};
+
+use crate::fixtures::is_correlation_id;
+
+/// Delete a user.
+#[mcp_tool(tags = ["admin", "danger"])]
+fn delete_user(id: u64) -> String {
+    format!("deleted {id}")
+}
+
+/// Rename a user.
+#[mcp_tool(tags = ["admin"])]
+fn rename_user(id: u64, name: String) -> String {
+    format!("{id} is {name}")
+}
+
+/// Say hello.
+#[mcp_tool]
+fn greet() -> String {
+    "hello".into()
+}
+
+fn shop() -> McpServer<()> {
+    McpServer::builder(())
+        .tool(delete_user_tool())
+        .tool(rename_user_tool())
+        .tool(greet_tool())
+        .build()
+        .unwrap()
+}
+
+fn listed<S: Send + Sync + 'static>(server: &McpServer<S>) -> Vec<String> {
+    server
+        .registry()
+        .list()
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect()
+}
+
+async fn unknown_message<S: Send + Sync + 'static>(server: &McpServer<S>, name: &str) -> String {
+    server
+        .call(name, Some(json!({"id": 1})))
+        .await
+        .expect_err("the tool is not served")
+        .to_string()
+}
+
+/// The schema of `lookup`, a tool built at run time.
+fn lookup_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "sku": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$", "examples": ["ABC-0001"]},
+            "quantity": {"type": "integer", "minimum": 1, "maximum": 100},
+            "sort": {"enum": ["asc", "desc"]},
+            "lines": {"type": "array", "items": {"$ref": "#/$defs/Line"}}
+        },
+        "required": ["sku", "quantity"],
+        "additionalProperties": false,
+        "$defs": {
+            "Line": {
+                "type": "object",
+                "properties": {"qty": {"type": "integer"}},
+                "required": ["qty"]
+            }
+        }
+    })
+}
+
+fn lookup_tool() -> ToolDef<()> {
+    ToolDef::from_schema(
+        "lookup",
+        "Look up stock.",
+        lookup_schema(),
+        |arguments: Value, _ctx: ToolContext| async move {
+            if arguments["sku"] == "PNC-0000" {
+                panic!("secret dynamic panic detail");
+            }
+            if arguments["sku"] == "ERR-0000" {
+                return Err(ToolError::new(
+                    mcp_tool_runtime::ErrorCode::NOT_FOUND,
+                    "No item ERR-0000.",
+                ));
+            }
+            Ok(format!("{arguments}"))
+        },
+    )
+    .expect("a schema the runtime can check")
+}
+
+#[tokio::test]
+async fn a_disabled_tool_is_neither_listed_nor_callable_until_enabled() {
+    let server = shop();
+    let tools = server.tools();
+    assert!(tools.disable("greet"));
+    assert_eq!(listed(&server), ["delete_user", "rename_user"]);
+    assert_eq!(tools.is_served("greet"), Some(false));
+    assert_eq!(
+        unknown_message(&server, "greet").await,
+        "Unknown tool 'greet'. Available tools: delete_user, rename_user."
+    );
+    assert!(tools.enable("greet"));
+    assert_eq!(listed(&server), ["delete_user", "rename_user", "greet"]);
+    assert_eq!(ok_text(&call(&server, "greet", json!({})).await), "hello");
+    assert!(!tools.disable("no_such_tool"));
+    assert_eq!(tools.is_served("no_such_tool"), None);
+}
+
+#[tokio::test]
+async fn a_removed_tool_is_gone_and_its_name_is_free_again() {
+    let server = shop();
+    let tools = server.tools();
+    assert!(tools.remove("greet"));
+    assert!(!tools.remove("greet"));
+    assert_eq!(listed(&server), ["delete_user", "rename_user"]);
+    assert_eq!(
+        unknown_message(&server, "greet").await,
+        "Unknown tool 'greet'. Available tools: delete_user, rename_user."
+    );
+    tools.add(greet_tool()).expect("the name is free");
+    assert_eq!(ok_text(&call(&server, "greet", json!({})).await), "hello");
+}
+
+#[tokio::test]
+async fn tags_disable_and_enable_tools_together() {
+    let server = shop();
+    let tools = server.tools();
+    tools.disable_tag("admin");
+    assert_eq!(listed(&server), ["greet"]);
+    assert_eq!(
+        unknown_message(&server, "delete_user").await,
+        "Unknown tool 'delete_user'. Available tools: greet."
+    );
+    // A tool's own switch does not override a disabled tag.
+    assert!(tools.enable("rename_user"));
+    assert_eq!(tools.is_served("rename_user"), Some(false));
+    tools.enable_tag("admin");
+    assert_eq!(listed(&server), ["delete_user", "rename_user", "greet"]);
+    // A tool stays hidden while any of its tags is disabled.
+    tools.disable_tag("danger");
+    assert_eq!(listed(&server), ["rename_user", "greet"]);
+    let info = delete_user_tool::<()>();
+    assert_eq!(info.info().tags().collect::<Vec<_>>(), ["admin", "danger"]);
+    assert!(info.info().has_tag("danger"));
+}
+
+#[tokio::test]
+async fn a_tool_added_under_a_disabled_tag_waits_for_it() {
+    let server = McpServer::builder(()).tool(greet_tool()).build().unwrap();
+    let tools = server.tools();
+    tools.disable_tag("admin");
+    tools.add(delete_user_tool()).unwrap();
+    assert_eq!(listed(&server), ["greet"]);
+    tools.enable_tag("admin");
+    assert_eq!(listed(&server), ["greet", "delete_user"]);
+    let result = call(&server, "delete_user", json!({"id": 4})).await;
+    assert_eq!(ok_text(&result), "deleted 4");
+}
+
+#[tokio::test]
+async fn adding_a_second_tool_of_a_name_is_refused_even_when_disabled() {
+    let server = shop();
+    let tools = server.tools();
+    tools.disable("greet");
+    let refused = tools.add(greet_tool()).unwrap_err();
+    assert!(matches!(refused, RegistryError::DuplicateTool { .. }));
+    assert!(
+        refused
+            .to_string()
+            .starts_with("two tools are named 'greet'"),
+        "{refused}"
+    );
+    assert_eq!(listed(&server), ["delete_user", "rename_user"]);
+}
+
+#[tokio::test]
+async fn a_snapshot_taken_before_a_change_keeps_its_tools() {
+    let server = shop();
+    let before = server.registry();
+    server.tools().remove("greet");
+    assert_eq!(before.list().len(), 3);
+    assert_eq!(server.registry().list().len(), 2);
+}
+
+#[tokio::test]
+async fn a_change_that_changes_nothing_keeps_the_snapshot() {
+    let server = shop();
+    let before = server.registry();
+    server.tools().enable("greet");
+    server.tools().enable_tag("not_a_tag");
+    assert!(Arc::ptr_eq(&before, &server.registry()));
+}
+
+fn admin_only() -> McpServer<()> {
+    McpServer::builder(())
+        .tool(delete_user_tool())
+        .tool(rename_user_tool())
+        .tool(greet_tool())
+        .visibility(|principal, tool| {
+            !tool.has_tag("admin")
+                || principal.is_some_and(|p| p.claim("role") == Some(&json!("admin")))
+        })
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_invisible_tool_is_answered_exactly_like_an_unknown_one() {
+    let server = admin_only();
+    let hidden = server
+        .call("delete_user", Some(json!({"id": 1})))
+        .await
+        .unwrap_err();
+    let absent = server
+        .call("delete_usr", Some(json!({"id": 1})))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        hidden.to_string(),
+        "Unknown tool 'delete_user'. Available tools: greet."
+    );
+    assert_eq!(hidden.suggestions, Vec::<String>::new());
+    assert_eq!(hidden.available, ["greet"]);
+    assert_eq!(absent.available, hidden.available);
+    assert_eq!(absent.suggestions, hidden.suggestions);
+}
+
+async fn client_of(server: &McpServer<()>, principal: Option<Principal>) -> TestClient {
+    let builder = TestClient::builder();
+    let builder = match principal {
+        Some(principal) => builder.principal(principal),
+        None => builder,
+    };
+    builder.connect(server).await.expect("connected")
+}
+
+async fn names_for(client: &TestClient) -> Vec<String> {
+    let listed = client.list_tools().await.expect("tools/list");
+    listed.iter().map(|tool| tool.name.to_string()).collect()
+}
+
+#[tokio::test]
+async fn visibility_applies_to_the_list_and_the_call_of_each_principal() {
+    let server = admin_only();
+    let admin = client_of(
+        &server,
+        Some(Principal::new("alice").with_claim("role", "admin")),
+    )
+    .await;
+    let guest = client_of(
+        &server,
+        Some(Principal::new("bob").with_claim("role", "guest")),
+    )
+    .await;
+    let anonymous = client_of(&server, None).await;
+    assert_eq!(
+        names_for(&admin).await,
+        ["delete_user", "rename_user", "greet"]
+    );
+    assert_eq!(names_for(&guest).await, ["greet"]);
+    assert_eq!(names_for(&anonymous).await, ["greet"]);
+    let answered = admin.call("delete_user", json!({"id": 9})).await.unwrap();
+    assert_eq!(answered.text(), "deleted 9");
+    for client in [&guest, &anonymous] {
+        let refused = client
+            .call("delete_user", json!({"id": 9}))
+            .await
+            .unwrap_err();
+        let ServiceError::McpError(error) = refused else {
+            panic!("a JSON-RPC error expected: {refused:?}");
+        };
+        assert_eq!(error.code.0, -32602);
+        assert_eq!(
+            error.message,
+            "Unknown tool 'delete_user'. Available tools: greet."
+        );
+        assert_eq!(
+            error.data,
+            Some(json!({"tool": "delete_user", "suggestions": [], "available": ["greet"]}))
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_capability_says_the_list_may_change() {
+    let info = shop().get_info();
+    let tools = info.capabilities.tools.expect("tools capability");
+    assert_eq!(tools.list_changed, Some(true));
+}
+
+#[tokio::test]
+async fn a_schema_tool_reports_every_violation_like_a_typed_tool() {
+    let server = McpServer::builder(()).tool(lookup_tool()).build().unwrap();
+    let result = call(
+        &server,
+        "lookup",
+        json!({
+            "sku": "abc",
+            "quantity": "five",
+            "sort": "ascending",
+            "lines": [{"qty": 1}, {"qty": "x"}],
+            "quantiy": 3
+        }),
+    )
+    .await;
+    let envelope = envelope(&result);
+    assert_eq!(envelope["code"], "invalid_arguments");
+    let messages: Vec<&str> = envelope["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "Argument 'sku' must match the pattern `^[A-Z]{3}-[0-9]{4}$` (for example 'ABC-0001'), but received 'abc'.",
+            "Argument 'quantity' expected an integer, but received 'five'.",
+            "Argument 'sort' must be one of 'asc', 'desc', but received 'ascending'. Did you mean 'asc'?",
+            "Argument 'lines[1].qty' expected an integer, but received 'x'.",
+            "Unknown argument 'quantiy'. Did you mean 'quantity'? Valid arguments here: sku, quantity, sort, lines.",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_schema_tool_gets_the_arguments_checked_and_repaired() {
+    let server = McpServer::builder(()).tool(lookup_tool()).build().unwrap();
+    // A numeric string is read as the integer the schema asks for, as for a typed tool.
+    let result = call(
+        &server,
+        "lookup",
+        json!({"sku": "ABC-0001", "quantity": "5"}),
+    )
+    .await;
+    assert_eq!(ok_text(&result), r#"{"sku":"ABC-0001","quantity":5}"#);
+    let missing = server.call("lookup", None).await.unwrap();
+    assert_eq!(
+        envelope(&missing)["error"],
+        "Tool 'lookup' was called without arguments, but it requires 'sku', 'quantity'."
+    );
+    let range = call(
+        &server,
+        "lookup",
+        json!({"sku": "ABC-0001", "quantity": 500}),
+    )
+    .await;
+    assert_eq!(
+        envelope(&range)["violations"][0]["message"],
+        "Argument 'quantity' must be between 1 and 100, but received 500."
+    );
+}
+
+#[tokio::test]
+async fn a_schema_tool_panic_is_masked_and_its_errors_shown() {
+    let server = McpServer::builder(()).tool(lookup_tool()).build().unwrap();
+    let result = call(&server, "lookup", json!({"sku": "PNC-0000", "quantity": 1})).await;
+    let masked = envelope(&result);
+    assert!(is_correlation_id(&masked["correlationId"]));
+    let id = masked["correlationId"].as_str().unwrap();
+    let expected = format!(
+        "Tool 'lookup' failed because of an internal error on the server. The arguments were \
+         accepted; the details were logged under correlation id {id}."
+    );
+    assert_eq!(masked["error"], expected);
+    assert_eq!(text(&result), expected);
+    assert!(!serde_json::to_string(&result).unwrap().contains("secret"));
+    let shown = call(&server, "lookup", json!({"sku": "ERR-0000", "quantity": 1})).await;
+    assert_eq!(envelope(&shown)["code"], "not_found");
+    assert_eq!(envelope(&shown)["error"], "No item ERR-0000.");
+}
+
+#[tokio::test]
+async fn a_schema_tool_is_published_like_any_other() {
+    let server = McpServer::builder(()).tool(lookup_tool()).build().unwrap();
+    let registry = server.registry();
+    let published = registry.published("lookup").unwrap();
+    assert_eq!(published.description.as_deref(), Some("Look up stock."));
+    // The portable profile inlines the `$ref`, as for a typed tool.
+    assert_eq!(
+        Value::Object((*published.input_schema).clone())["properties"]["lines"]["items"],
+        json!({"type": "object", "properties": {"qty": {"type": "integer"}}, "required": ["qty"]})
+    );
+}
+
+#[tokio::test]
+async fn a_removed_schema_tool_is_freed() {
+    let server = McpServer::builder(()).tool(greet_tool()).build().unwrap();
+    let tools = server.tools();
+    let alive = Arc::new(());
+    for _ in 0..100 {
+        let held = Arc::clone(&alive);
+        let tool = ToolDef::from_schema(
+            "echo",
+            "Echo.",
+            json!({"type": "object"}),
+            move |arguments: Value, _ctx: ToolContext| {
+                let _held = &held;
+                async move { Ok::<_, ToolError>(arguments.to_string()) }
+            },
+        )
+        .unwrap();
+        tools.add(tool).unwrap();
+        assert_eq!(
+            ok_text(&call(&server, "echo", json!({"a": 1})).await),
+            r#"{"a":1}"#
+        );
+        assert!(tools.remove("echo"));
+    }
+    assert_eq!(
+        Arc::strong_count(&alive),
+        1,
+        "every removed tool was dropped"
+    );
+}
+
+#[test]
+fn schemas_the_runtime_cannot_check_are_refused() {
+    let refused = |schema: Value| {
+        ToolInfo::from_schema("pick", "Pick.", schema)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        refused(json!({"type": "array"})),
+        "the input schema of tool 'pick' does not describe a JSON object: its root must say \"type\": \"object\""
+    );
+    assert_eq!(
+        refused(
+            json!({"type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}})
+        ),
+        "the input schema of tool 'pick' uses `not` at `#/properties/a/not`, which the runtime cannot check; describe the input without it"
+    );
+    assert_eq!(
+        refused(
+            json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}})
+        ),
+        "the input schema of tool 'pick' refers to `https://example.com/a.json` at `#/properties/a/$ref`, which is not one of its own `#/$defs/...`: only local definitions are followed"
+    );
+    assert_eq!(
+        refused(
+            json!({"type": "object", "properties": {"a": {"type": "string", "anyOf": [{"minLength": 2}, {"pattern": "^x"}]}}})
+        ),
+        "the input schema of tool 'pick' has `type` beside `anyOf` at `#/properties/a`, where the runtime checks only the branches; move it into every branch"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_from_a_thread_outside_the_runtime_reaches_the_clients() {
+    let server = shop();
+    let client = TestClient::connect(&server).await.unwrap();
+    let tools = server.tools();
+    std::thread::spawn(move || assert!(tools.disable("greet")))
+        .join()
+        .expect("the thread ends");
+    for _ in 0..200 {
+        if client.tool_list_changes() > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(client.tool_list_changes(), 1);
+    assert_eq!(names_for(&client).await, ["delete_user", "rename_user"]);
+}
