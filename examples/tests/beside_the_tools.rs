@@ -46,7 +46,7 @@ async fn initialize_merges_the_handler_capabilities_with_the_tools_and_logging()
             "completions": {},
             "prompts": {},
             "resources": {"subscribe": true},
-            "tools": {},
+            "tools": {"listChanged": true},
         })
     );
     assert_eq!(
@@ -191,7 +191,7 @@ fn without_a_handler_the_server_answers_as_before() {
     );
     assert_eq!(
         init["result"]["capabilities"],
-        json!({"logging": {}, "tools": {}}),
+        json!({"logging": {}, "tools": {"listChanged": true}}),
         "{init}"
     );
     session.notify("notifications/initialized", None);

@@ -71,7 +71,7 @@ async fn the_readme_example_serves_its_prompt_beside_its_tool() {
     let capabilities = &client.peer().peer_info().expect("server info").capabilities;
     assert_eq!(
         serde_json::to_value(capabilities).expect("serializable"),
-        json!({"logging": {}, "prompts": {}, "tools": {}})
+        json!({"logging": {}, "prompts": {}, "tools": {"listChanged": true}})
     );
     let prompts = client
         .peer()

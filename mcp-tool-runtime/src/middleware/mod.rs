@@ -230,6 +230,11 @@ impl<'a> Next<'a> {
     }
 }
 
+/// Whether a built-in limited to `only` (all tools when `None`) covers the tool `name`.
+fn covers(only: Option<&[String]>, name: &str) -> bool {
+    only.is_none_or(|only| only.iter().any(|tool| tool == name))
+}
+
 /// Runs `tool`, the registry's run of one call, inside `chain`.
 pub(crate) async fn run_chain(
     chain: &[Box<dyn ToolMiddleware>],

@@ -190,11 +190,7 @@ impl ToolMiddleware for RateLimit {
     ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
         Box::pin(async move {
             let name = request.tool().name();
-            if self
-                .only
-                .as_ref()
-                .is_some_and(|only| !only.iter().any(|tool| tool == name))
-            {
+            if !super::covers(self.only.as_deref(), name) {
                 return Ok(next.run(request).await);
             }
             let tool = if self.per_tool { name } else { "" };
