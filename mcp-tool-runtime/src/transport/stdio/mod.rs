@@ -7,20 +7,16 @@
 //! and the session goes on. Well-formed messages reach rmcp unchanged, except a `tools/call`
 //! whose `arguments` is not an object (which the transports move to `_meta`).
 
-use std::io::{self, Read, Write};
-use std::pin::Pin;
+use std::io;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::{Context, Poll, ready};
 use std::thread;
 use std::time::Duration;
 
-use rmcp::model::{ClientNotification, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::{RoleServer, ServiceExt};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, ReadBuf};
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{self, Inbound};
@@ -29,6 +25,13 @@ use super::shutdown;
 use crate::StderrLog;
 use crate::input::InputLimits;
 use crate::server::{McpServer, ServeError};
+
+mod backlog;
+mod pipes;
+
+use backlog::{Backlog, Output, Queue};
+pub use pipes::StdinReader;
+use pipes::write_stdout;
 
 /// The default time the calls already read get to finish after a shutdown signal.
 const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(10);
@@ -155,126 +158,6 @@ impl<S: Send + Sync + 'static> McpServer<S> {
 
 /// How long the end of a stdio session waits for queued log lines to reach stderr.
 const LOG_FLUSH_LIMIT: Duration = Duration::from_secs(1);
-
-/// How many bytes of answers may wait for the writer before input stops being read: a
-/// client that stops reading its answers cannot make the server queue them without limit.
-const OUTPUT_BACKLOG_BYTES: usize = 1024 * 1024;
-
-/// The output's sending side, its backlog, and the signal that its writer stopped.
-type Output = (
-    mpsc::UnboundedSender<Vec<u8>>,
-    Arc<Backlog>,
-    oneshot::Receiver<()>,
-);
-
-/// How many requests may be read and not yet answered before input stops being read. rmcp
-/// runs requests concurrently and, while input keeps coming, its answers wait in its own
-/// queue, not in the output, so the output's bytes alone would not bound them.
-const REQUESTS_IN_FLIGHT: usize = 1024;
-
-/// The bytes queued for the writer and not yet taken, the requests read and not yet
-/// answered, and a wake-up for input waiting on either.
-#[derive(Default)]
-struct Backlog {
-    bytes: AtomicUsize,
-    requests: AtomicUsize,
-    drained: Notify,
-}
-
-impl Backlog {
-    /// Counts a request handed to rmcp. A cancellation counts as an answer: rmcp may send
-    /// none for the request it cancels, and a count that only grew would stop input for good.
-    fn delivered(&self, message: &RxJsonRpcMessage<RoleServer>) {
-        match message {
-            JsonRpcMessage::Request(_) => {
-                self.requests.fetch_add(1, Ordering::AcqRel);
-            }
-            JsonRpcMessage::Notification(notification)
-                if matches!(
-                    notification.notification,
-                    ClientNotification::CancelledNotification(_)
-                ) =>
-            {
-                self.one_answered();
-            }
-            _ => {}
-        }
-    }
-
-    /// Counts an answer going out.
-    fn answered(&self, message: &TxJsonRpcMessage<RoleServer>) {
-        if matches!(
-            message,
-            JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_)
-        ) {
-            self.one_answered();
-        }
-    }
-
-    fn one_answered(&self) {
-        // Saturating: an answer to a request counted as cancelled must not wrap the count.
-        let _ = self
-            .requests
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
-        self.drained.notify_one();
-    }
-
-    fn add(&self, length: usize) {
-        self.bytes.fetch_add(length, Ordering::AcqRel);
-    }
-
-    fn take(&self, length: usize) {
-        self.bytes.fetch_sub(length, Ordering::AcqRel);
-        // A stored permit if nobody waits: the next `room` then looks again at once.
-        self.drained.notify_one();
-    }
-
-    /// Resolves once the backlog is within its bounds. Cancel-safe.
-    async fn room(&self) {
-        while self.bytes.load(Ordering::Acquire) > OUTPUT_BACKLOG_BYTES
-            || self.requests.load(Ordering::Acquire) >= REQUESTS_IN_FLIGHT
-        {
-            self.drained.notified().await;
-        }
-    }
-}
-
-/// The writer's side of the output: each line taken out is taken off the backlog.
-struct Queue {
-    receiver: mpsc::UnboundedReceiver<Vec<u8>>,
-    backlog: Arc<Backlog>,
-}
-
-impl Queue {
-    fn new(receiver: mpsc::UnboundedReceiver<Vec<u8>>, backlog: &Arc<Backlog>) -> Self {
-        Self {
-            receiver,
-            backlog: Arc::clone(backlog),
-        }
-    }
-
-    fn taken(&self, line: Option<Vec<u8>>) -> Option<Vec<u8>> {
-        if let Some(line) = &line {
-            self.backlog.take(line.len());
-        }
-        line
-    }
-
-    async fn recv(&mut self) -> Option<Vec<u8>> {
-        let line = self.receiver.recv().await;
-        self.taken(line)
-    }
-
-    fn blocking_recv(&mut self) -> Option<Vec<u8>> {
-        let line = self.receiver.blocking_recv();
-        self.taken(line)
-    }
-
-    fn try_recv(&mut self) -> Option<Vec<u8>> {
-        let line = self.receiver.try_recv().ok();
-        self.taken(line)
-    }
-}
 
 /// How much of an oversized line is kept to look for its `id`.
 const ID_PREFIX_BYTES: usize = 4096;
@@ -589,163 +472,4 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
         }
         Ok(())
     }
-}
-
-/// How much one read of stdin asks for: the size of std's stdin buffer and of the
-/// `BufReader` in front of this reader, which is what one read took before. Pipelined requests
-/// are small, so one read still takes dozens of them.
-const STDIN_CHUNK_BYTES: usize = 8 * 1024;
-
-/// How many chunks read from stdin may wait for the transport. When they are all waiting, the
-/// reader thread stops reading and the client's writes block, as they would with no thread in
-/// between: the server takes input only as fast as it handles it. Kept small because every
-/// waiting chunk is memory held for nothing.
-const STDIN_CHUNKS_QUEUED: usize = 4;
-
-/// The most the stdout thread gathers before writing. Allocated once, at its full size, so
-/// that the buffer never moves or grows while serving.
-const STDOUT_BATCH_BYTES: usize = 64 * 1024;
-
-/// This process's stdin as an [`AsyncRead`], read by a dedicated thread named "mcp-stdin".
-///
-/// The thread reads chunks as they come and hands them over through a bounded channel;
-/// polling takes them from there, so a dropped read loses nothing (the channel and the rest of
-/// the current chunk live in `self`). The thread stops at end of input, after a read error
-/// (which the next read reports), or at its next chunk once this reader is dropped. Blocked in
-/// a read, it cannot be woken: if the session ends before stdin does, the thread stays until
-/// the process exits. That is harmless: it is detached, so it never delays the exit, and
-/// tokio's own `stdin()` has the same limitation, with a read that even holds up the runtime's
-/// shutdown.
-pub struct StdinReader {
-    chunks: mpsc::Receiver<io::Result<Vec<u8>>>,
-    current: Vec<u8>,
-    /// How much of `current` has been read.
-    taken: usize,
-}
-
-impl StdinReader {
-    /// Starts the reader thread. Only [`LineTransport::stdio`] does: two readers of stdin
-    /// would split the client's lines between them.
-    fn spawn() -> Self {
-        let (sender, chunks) = mpsc::channel(STDIN_CHUNKS_QUEUED);
-        let for_thread = sender.clone();
-        let spawned = thread::Builder::new()
-            .name("mcp-stdin".into())
-            .spawn(move || read_stdin(&for_thread));
-        if let Err(error) = spawned {
-            // Reported by the first read; the channel is empty, so there is room for it.
-            let _ = sender.try_send(Err(error));
-        }
-        Self {
-            chunks,
-            current: Vec::new(),
-            taken: 0,
-        }
-    }
-}
-
-impl AsyncRead for StdinReader {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        while this.taken == this.current.len() {
-            match ready!(this.chunks.poll_recv(cx)) {
-                Some(Ok(chunk)) => {
-                    this.current = chunk;
-                    this.taken = 0;
-                }
-                Some(Err(error)) => return Poll::Ready(Err(error)),
-                // The thread has stopped without an error: end of input, reported as a read
-                // of nothing.
-                None => return Poll::Ready(Ok(())),
-            }
-        }
-        let rest = &this.current[this.taken..];
-        let count = rest.len().min(buf.remaining());
-        buf.put_slice(&rest[..count]);
-        this.taken += count;
-        Poll::Ready(Ok(()))
-    }
-}
-
-/// The "mcp-stdin" thread: reads stdin into `chunks` until end of input, a read error, or the
-/// reader's end of the channel is gone.
-fn read_stdin(chunks: &mpsc::Sender<io::Result<Vec<u8>>>) {
-    let stdin = io::stdin();
-    // Reused for every read; what is sent is a copy of the bytes read, sized to them, so that
-    // a chunk holds no more memory than it carries.
-    let mut buffer = vec![0; STDIN_CHUNK_BYTES];
-    loop {
-        // Through `Stdin`, not the raw descriptor, so that bytes an earlier read of stdin in
-        // this process left in std's buffer come first. Past those, a read this large skips
-        // that buffer and goes straight to the descriptor.
-        let chunk = match stdin.lock().read(&mut buffer) {
-            Ok(0) => return,
-            Ok(count) => Ok(buffer[..count].to_vec()),
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => Err(error),
-        };
-        let failed = chunk.is_err();
-        if chunks.blocking_send(chunk).is_err() || failed {
-            return;
-        }
-    }
-}
-
-/// The "mcp-stdout" thread: writes every queued line to stdout until the queue closes or a
-/// write fails. Dropping `_stopped` on return tells [`LineTransport::close`] it is done.
-fn write_stdout(mut queue: Queue, _stopped: oneshot::Sender<()>) {
-    let stdout = io::stdout();
-    let mut batch = Vec::with_capacity(STDOUT_BATCH_BYTES);
-    while let Some(first) = queue.blocking_recv() {
-        if let Err(error) = write_queued(&stdout, &mut queue, first, &mut batch) {
-            // Returning drops the queue, so every later send reports the closed output.
-            tracing::error!(%error, "cannot write to the client; closing the output");
-            return;
-        }
-    }
-}
-
-/// Writes `first` and whatever else is queued, then flushes once.
-///
-/// Lines are gathered into `batch` because std's stdout is line buffered: written one by one,
-/// each line would be a system call of its own, while a batch that ends in a newline goes out
-/// in one. The lock is taken per batch, not for the thread's life, so that a stray `println!`
-/// elsewhere in the process waits for one batch instead of hanging forever.
-fn write_queued(
-    stdout: &io::Stdout,
-    queue: &mut Queue,
-    first: Vec<u8>,
-    batch: &mut Vec<u8>,
-) -> io::Result<()> {
-    let mut out = stdout.lock();
-    let mut next = Some(first);
-    while let Some(line) = next {
-        if batch.len() + line.len() > STDOUT_BATCH_BYTES {
-            // Out with what is gathered first, so that `batch` never grows past its capacity.
-            write_batch(&mut out, batch)?;
-        }
-        if line.len() > STDOUT_BATCH_BYTES {
-            // Bigger than a whole batch: written as it is rather than copied.
-            out.write_all(&line)?;
-        } else {
-            batch.extend_from_slice(&line);
-        }
-        next = queue.try_recv();
-    }
-    write_batch(&mut out, batch)?;
-    out.flush()
-}
-
-/// Writes and empties `batch`, keeping its capacity for the next one.
-fn write_batch(out: &mut impl Write, batch: &mut Vec<u8>) -> io::Result<()> {
-    if !batch.is_empty() {
-        let written = out.write_all(batch);
-        batch.clear();
-        written?;
-    }
-    Ok(())
 }
