@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_tool_test_support::stdio::{StdioSession, start_raw};
+use mcp_tool_test_support::stdio::{StdioSession, envelope_of, start_raw};
 use serde_json::json;
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -45,8 +45,10 @@ fn notifications_before_initialize_are_ignored_and_the_session_goes_on() {
             answer["error"],
             json!({"code": -32600, "data": {"method": method}, "message": format!(
                 "Invalid request: '{method}' was sent before the session is initialized. Send \
-                 'initialize' first, then 'notifications/initialized'; only 'ping' is answered \
-                 before that.")}),
+                 'initialize' first, then 'notifications/initialized' (revisions up to \
+                 2025-11-25), or carry 'io.modelcontextprotocol/protocolVersion' and \
+                 'io.modelcontextprotocol/clientCapabilities' in the request's _meta (revision \
+                 2026-07-28); only 'ping' and 'server/discover' are answered without either.")}),
             "{answer}"
         );
     }
@@ -61,6 +63,80 @@ fn notifications_before_initialize_are_ignored_and_the_session_goes_on() {
     session.notify("notifications/initialized", None);
     let result = session.call_tool("get_user", json!({"user_id": 2}));
     assert_eq!(result["structuredContent"]["name"], "Grace Hopper");
+    assert!(session.unsolicited.is_empty(), "{:?}", session.unsolicited);
+    assert!(session.close().success());
+}
+
+/// The `_meta` every 2026-07-28 request carries in place of the `initialize` handshake.
+fn meta_2026() -> serde_json::Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
+    })
+}
+
+#[test]
+fn a_2026_client_is_served_without_initialize() {
+    let mut session = StdioSession::spawn(INVENTORY, &[]);
+    let discovered = session.request("server/discover", json!({"_meta": meta_2026()}));
+    let result = &discovered["result"];
+    assert_eq!(
+        result["supportedVersions"],
+        json!(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]),
+        "{discovered}"
+    );
+    assert!(result["capabilities"]["tools"].is_object(), "{discovered}");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "inventory",
+        "{discovered}"
+    );
+
+    // Incomplete `_meta` and an unknown revision are refused, and the session waits on.
+    let partial = session.request(
+        "tools/list",
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+    );
+    assert_eq!(partial["error"]["code"], -32602, "{partial}");
+    assert!(partial["error"]["message"].as_str().is_some_and(|message| message
+        .contains("io.modelcontextprotocol/clientCapabilities")), "{partial}");
+    let mut future = meta_2026();
+    future["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+    let unknown = session.request("tools/list", json!({"_meta": future}));
+    assert!(unknown["error"].is_object(), "{unknown}");
+    // A notification between those would have ended rmcp's wait for a first request.
+    session.notify("notifications/cancelled", Some(json!({"requestId": 1})));
+
+    let listed = session.request("tools/list", json!({"_meta": meta_2026()}));
+    let listed = &listed["result"];
+    assert_eq!(listed["resultType"], "complete", "{listed}");
+    assert_eq!(listed["ttlMs"], 0, "{listed}");
+    assert_eq!(listed["cacheScope"], "private", "{listed}");
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .map(|tools| tools.iter().filter_map(|tool| tool["name"].as_str()).collect())
+        .unwrap_or_default();
+    // Deterministic: the order in which the server registers its tools, on every list.
+    let registered = [
+        "add_item", "search_items", "get_user", "list_users", "reserve_stock", "legacy_report",
+    ];
+    assert_eq!(names, registered);
+
+    let called = session.request(
+        "tools/call",
+        json!({"_meta": meta_2026(), "name": "get_user", "arguments": {"user_id": 2}}),
+    );
+    assert_eq!(called["result"]["resultType"], "complete", "{called}");
+    assert_eq!(called["result"]["structuredContent"]["name"], "Grace Hopper", "{called}");
+    let bad = session.request(
+        "tools/call",
+        json!({"_meta": meta_2026(), "name": "get_user", "arguments": {"user_id": "two"}}),
+    );
+    assert_eq!(bad["result"]["isError"], true, "{bad}");
+    assert_eq!(envelope_of(&bad["result"])["code"], "invalid_arguments", "{bad}");
+    // The old lifecycle's `ping` is not part of 2026-07-28 once the session runs on it.
+    let ping = session.request("ping", json!({"_meta": meta_2026()}));
+    assert_eq!(ping["error"]["code"], -32601, "{ping}");
     assert!(session.unsolicited.is_empty(), "{:?}", session.unsolicited);
     assert!(session.close().success());
 }

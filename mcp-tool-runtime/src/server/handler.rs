@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelledNotificationParam, CompleteRequestParams,
-    CompleteResult, CustomNotification, CustomRequest, CustomResult, DiscoverResult, ErrorCode,
+    CompleteResult, CustomNotification, CustomRequest, CustomResult, ErrorCode,
     ErrorData, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse,
     InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
@@ -21,9 +21,10 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::McpServer;
+use super::methods::NEWEST_PROTOCOL_VERSION;
 use super::extra::{ExtraHandler, merge_info};
 use super::methods::{
-    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
+    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS,
     method_not_found,
 };
 use super::params::{invalid_params, params_problem};
@@ -114,21 +115,10 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         self.negotiate_initialize(&request)
     }
 
+    /// Capped at the newest revision this server was built and tested for, so that an rmcp
+    /// release that learns a newer one does not make the server claim it unseen.
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Owned(
-            ProtocolVersion::KNOWN_VERSIONS
-                .iter()
-                .filter(|version| SUPPORTED_PROTOCOL_VERSIONS.contains(&version.as_str()))
-                .cloned()
-                .collect(),
-        )
-    }
-
-    async fn discover(
-        &self,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<DiscoverResult, ErrorData> {
-        Err(not_routed("server/discover"))
+        Cow::Borrowed(ProtocolVersion::known_up_to(&NEWEST_PROTOCOL_VERSION))
     }
 
     /// rmcp hands over a request of a method it knows but whose params it could not read

@@ -2,11 +2,20 @@
 //! `_meta` keys through which the transports hand over a non-object `arguments` or the
 //! refusal of an oversized one.
 
-/// The protocol revisions this server speaks: those with the `initialize` handshake, up to
-/// 2025-11-25. (2026-07-28 replaces it with `server/discover`, which this server answers
-/// with -32601 so that clients fall back to `initialize`.)
-pub(crate) const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
-    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/// The protocol revisions this server speaks, newest first: 2026-07-28 (no handshake: every
+/// request carries its revision and the client's capabilities in `_meta`, and
+/// `server/discover` describes the server) and the four with the `initialize` handshake.
+pub(crate) const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &[
+    "2026-07-28",
+    "2025-11-25",
+    "2025-06-18",
+    "2025-03-26",
+    "2024-11-05",
+];
+
+/// The newest of [`SUPPORTED_PROTOCOL_VERSIONS`].
+pub(crate) const NEWEST_PROTOCOL_VERSION: rmcp::model::ProtocolVersion =
+    rmcp::model::ProtocolVersion::V_2026_07_28;
 
 /// The request methods every server answers, and that the -32601 sentence lists: the
 /// resource, prompt and completion methods answer empty lists or -32601 unless a
@@ -14,6 +23,7 @@ pub(crate) const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
 /// is -32601 from the transport.
 pub(crate) const SUPPORTED_METHODS: &[&str] = &[
     "initialize",
+    "server/discover",
     "ping",
     "tools/list",
     "tools/call",

@@ -91,9 +91,10 @@ pub(super) fn message_too_large(limit: usize) -> String {
 /// Why a notification or a response before `initialize` was dropped (a log line).
 pub(super) const IGNORED_BEFORE_INITIALIZE: &str = "a notification or response before initialize";
 
-/// A request other than `initialize` and `ping` before the session is initialized.
+/// A request that belongs to no protocol revision: sent before `initialize`, without the
+/// `_meta` of a 2026-07-28 request.
 pub(super) fn not_initialized(method: &str) -> String {
     format!(
-        "Invalid request: '{method}' was sent before the session is initialized. Send 'initialize' first, then 'notifications/initialized'; only 'ping' is answered before that."
+        "Invalid request: '{method}' was sent before the session is initialized. Send 'initialize' first, then 'notifications/initialized' (revisions up to 2025-11-25), or carry 'io.modelcontextprotocol/protocolVersion' and 'io.modelcontextprotocol/clientCapabilities' in the request's _meta (revision 2026-07-28); only 'ping' and 'server/discover' are answered without either."
     )
 }

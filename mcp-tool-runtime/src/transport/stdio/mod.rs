@@ -311,10 +311,11 @@ impl<R: AsyncRead + Unpin> LineTransport<R> {
         })
     }
 
-    /// Before `initialize`, only the handshake reaches rmcp, whose handshake would end the
-    /// session on anything else (see `jsonrpc::before_initialize`).
+    /// Until the session's revision is settled (an `initialize`, or a 2026-07-28 request with
+    /// its `_meta`), only what starts a session reaches rmcp, which would end the session on
+    /// anything else (see `jsonrpc::before_initialize`).
     fn admit(&mut self, message: RxJsonRpcMessage<RoleServer>) -> Inbound {
-        self.initialized = jsonrpc::is_initialize(&message);
+        self.initialized = jsonrpc::starts_session(&message);
         jsonrpc::before_initialize(message)
     }
 }
