@@ -148,11 +148,11 @@ fn unsupported_protocol_versions_get_400_listing_the_supported_ones() {
         400,
         -32600,
         "Bad request: unsupported MCP-Protocol-Version '1999-01-01'. Supported versions: \
-         2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05.",
+         2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05.",
     );
     assert_eq!(
         body["error"]["data"]["supported"],
-        json!(["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
+        json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
     );
 }
 
