@@ -131,7 +131,8 @@ async fn prompts_are_listed_and_got_through_the_handler() {
             "test_prompt_with_arguments",
             "test_prompt_with_embedded_resource",
             "test_prompt_with_image",
-            "test_simple_prompt"
+            "test_simple_prompt",
+            "test_input_required_result_prompt"
         ]
     );
     let with_arguments = &prompts[0];

@@ -152,7 +152,13 @@ fn unsupported_protocol_versions_get_400_listing_the_supported_ones() {
     );
     assert_eq!(
         body["error"]["data"]["supported"],
-        json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
+        json!([
+            "2026-07-28",
+            "2025-11-25",
+            "2025-06-18",
+            "2025-03-26",
+            "2024-11-05"
+        ])
     );
 }
 

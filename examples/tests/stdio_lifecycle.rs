@@ -83,7 +83,13 @@ fn a_2026_client_is_served_without_initialize() {
     let result = &discovered["result"];
     assert_eq!(
         result["supportedVersions"],
-        json!(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]),
+        json!([
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28"
+        ]),
         "{discovered}"
     );
     assert!(result["capabilities"]["tools"].is_object(), "{discovered}");
@@ -98,8 +104,12 @@ fn a_2026_client_is_served_without_initialize() {
         json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
     );
     assert_eq!(partial["error"]["code"], -32602, "{partial}");
-    assert!(partial["error"]["message"].as_str().is_some_and(|message| message
-        .contains("io.modelcontextprotocol/clientCapabilities")), "{partial}");
+    assert!(
+        partial["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("io.modelcontextprotocol/clientCapabilities")),
+        "{partial}"
+    );
     let mut future = meta_2026();
     future["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
     let unknown = session.request("tools/list", json!({"_meta": future}));
@@ -114,11 +124,21 @@ fn a_2026_client_is_served_without_initialize() {
     assert_eq!(listed["cacheScope"], "private", "{listed}");
     let names: Vec<&str> = listed["tools"]
         .as_array()
-        .map(|tools| tools.iter().filter_map(|tool| tool["name"].as_str()).collect())
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|tool| tool["name"].as_str())
+                .collect()
+        })
         .unwrap_or_default();
     // Deterministic: the order in which the server registers its tools, on every list.
     let registered = [
-        "add_item", "search_items", "get_user", "list_users", "reserve_stock", "legacy_report",
+        "add_item",
+        "search_items",
+        "get_user",
+        "list_users",
+        "reserve_stock",
+        "legacy_report",
     ];
     assert_eq!(names, registered);
 
@@ -127,13 +147,20 @@ fn a_2026_client_is_served_without_initialize() {
         json!({"_meta": meta_2026(), "name": "get_user", "arguments": {"user_id": 2}}),
     );
     assert_eq!(called["result"]["resultType"], "complete", "{called}");
-    assert_eq!(called["result"]["structuredContent"]["name"], "Grace Hopper", "{called}");
+    assert_eq!(
+        called["result"]["structuredContent"]["name"], "Grace Hopper",
+        "{called}"
+    );
     let bad = session.request(
         "tools/call",
         json!({"_meta": meta_2026(), "name": "get_user", "arguments": {"user_id": "two"}}),
     );
     assert_eq!(bad["result"]["isError"], true, "{bad}");
-    assert_eq!(envelope_of(&bad["result"])["code"], "invalid_arguments", "{bad}");
+    assert_eq!(
+        envelope_of(&bad["result"])["code"],
+        "invalid_arguments",
+        "{bad}"
+    );
     // The old lifecycle's `ping` is not part of 2026-07-28 once the session runs on it.
     let ping = session.request("ping", json!({"_meta": meta_2026()}));
     assert_eq!(ping["error"]["code"], -32601, "{ping}");

@@ -196,8 +196,9 @@ pub use schema::{SchemaProfile, UnknownProfile};
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use stderr::StderrLog;
 pub use tool::{
-    BoxFuture, ContextError, Elicitation, Handler, Hints, IntoToolOutput, Json, Principal,
-    SchemaError, Shared, ToolCall, ToolContext, ToolDef, ToolInfo, ToolInfoBuilder, ToolSet,
+    BoxFuture, ClientCapability, ContextError, Elicitation, Handler, Hints, IntoToolOutput, Json,
+    Principal, Question, SchemaError, Shared, ToolCall, ToolContext, ToolDef, ToolInfo,
+    ToolInfoBuilder, ToolSet,
 };
 #[cfg(feature = "http")]
 pub use transport::{

@@ -53,6 +53,11 @@ pub enum RegistryError {
         /// What that profile's clients accept.
         rule: &'static str,
     },
+    /// The key given to `ServerBuilder::request_state_key` is shorter than 32 bytes.
+    RequestStateKeyTooShort {
+        /// Its length in bytes.
+        length: usize,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -74,6 +79,11 @@ impl fmt::Display for RegistryError {
                      (rename one with #[mcp_tool(name = \"...\")])"
                 )
             }
+            Self::RequestStateKeyTooShort { length } => write!(
+                f,
+                "the request state key has {length} bytes: it must have at least 32, from a \
+                 secret generator"
+            ),
             Self::NoTools => f.write_str(
                 "the server has no tools: add them before .build() with .tool(my_function_tool()), \
                  .tools(..), or .tool_set() for the methods of an #[mcp_tools] block",

@@ -5,11 +5,14 @@
 pub(crate) const NO_CLIENT_TO_ASK: &str =
     "This call has no client, so the tool cannot ask the user for input.";
 
-/// The client did not declare `mode` (`form` or `URL`) elicitation.
-pub(crate) fn elicitation_unsupported(mode: &str) -> String {
-    format!(
-        "The client does not support {mode} elicitation, so the tool cannot ask the user for input."
-    )
+/// The client did not declare `capability` ("form elicitation", "sampling", "roots").
+pub(crate) fn capability_not_declared(capability: &str) -> String {
+    let whom = match capability {
+        "sampling" => "ask the model",
+        "roots" => "read the client's roots",
+        _ => "ask the user for input",
+    };
+    format!("The client does not support {capability}, so the tool cannot {whom}.")
 }
 
 /// The client accepted with content that does not fit the form.

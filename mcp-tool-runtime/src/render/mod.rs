@@ -15,7 +15,7 @@ mod result;
 mod tool;
 mod violation;
 
-pub(crate) use elicit::{NO_CLIENT_TO_ASK, elicitation_unsupported, unusable_answer};
+pub(crate) use elicit::{NO_CLIENT_TO_ASK, capability_not_declared, unusable_answer};
 pub(crate) use limits::{at_capacity, rate_limited};
 pub(crate) use phrases::{byte_size, received, type_phrase, unit_words};
 pub use result::ToolOutput;

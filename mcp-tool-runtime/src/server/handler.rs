@@ -7,31 +7,31 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelledNotificationParam, CompleteRequestParams,
-    CompleteResult, CustomNotification, CustomRequest, CustomResult, ErrorCode,
-    ErrorData, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
+    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
+    ErrorCode, ErrorData, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse,
     InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
     ProtocolVersion, ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    RequestMetaObject, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::McpServer;
-use super::methods::NEWEST_PROTOCOL_VERSION;
 use super::extra::{ExtraHandler, merge_info};
+use super::methods::NEWEST_PROTOCOL_VERSION;
 use super::methods::{
-    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS,
-    method_not_found,
+    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found,
 };
 use super::params::{invalid_params, params_problem};
+use super::rounds::binding;
 use crate::dispatch::UnknownTool;
 use crate::input::Oversized;
 use crate::render::CANCELLED_BY_CLIENT;
-use crate::tool::{CallScope, principal_of};
+use crate::tool::{CallScope, Connected, Rounds, principal_of};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -298,7 +298,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             peer,
             ..
         } = context;
-        if let Some(request_meta) = request.meta {
+        if let Some(request_meta) = request.meta.clone() {
             meta.extend(request_meta);
         }
         // A non-object `arguments`, or the refusal of an oversized one, carried here by the
@@ -309,7 +309,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             let oversized = meta.remove(OVERSIZED_META_KEY);
             (meta.remove(RAW_ARGUMENTS_META_KEY), oversized)
         };
-        let arguments = match (request.arguments, raw) {
+        let arguments = match (request.arguments.clone(), raw) {
             (Some(object), _) => Some(Value::Object(object)),
             (None, raw) => raw,
         };
@@ -324,13 +324,25 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             .as_ref()
             .and_then(Oversized::from_marker)
             .map(|oversized| oversized.violation(0));
+        let rounds = match asks_in_rounds(&meta) {
+            false => None,
+            true => {
+                let binding = binding(&request.name, arguments.as_ref(), principal_of(&extensions));
+                let answers = self.inner.sealer.answers(&request, &binding)?;
+                let capabilities = meta.client_capabilities().unwrap_or_default();
+                Some((Arc::new(Rounds::new(capabilities, answers)), binding))
+            }
+        };
         let scope = CallScope::connected(
-            peer,
-            Arc::clone(&self.session),
-            id,
-            meta,
-            extensions,
-            tool.info().name_cow(),
+            Connected {
+                peer,
+                session: Arc::clone(&self.session),
+                request_id: id,
+                meta,
+                extensions,
+                tool: tool.info().name_cow(),
+                rounds: rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds)),
+            },
             ct,
         );
         // Boxed: rmcp moves the future of each request several times (into its task, then
@@ -349,11 +361,49 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         // goes first: most finish in their first poll, before any waiter is registered.
         tokio::select! {
             biased;
-            outcome = call => Ok(outcome.into_result().into()),
+            outcome = call => {
+                let result = outcome.into_result();
+                match &rounds {
+                    None => Ok(result.into()),
+                    Some((rounds, binding)) => self.end_round(rounds, binding, result),
+                }
+            }
             () = scope.client_cancelled() => {
                 tracing::info!(tool = %request.name, "{}", CANCELLED_BY_CLIENT);
                 Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, CANCELLED_BY_CLIENT.to_string(), None))
             }
+        }
+    }
+}
+
+/// Whether a request runs on protocol 2026-07-28, whose questions to the client end the call
+/// with an `InputRequiredResult` rather than go out as requests.
+fn asks_in_rounds(meta: &RequestMetaObject) -> bool {
+    meta.protocol_version()
+        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+impl<S> McpServer<S> {
+    /// The answer to a 2026-07-28 call: its questions if it asked any (whatever the tool
+    /// returned after them), -32021 if it failed for a capability the client did not
+    /// declare, otherwise its result.
+    fn end_round(
+        &self,
+        rounds: &Rounds,
+        binding: &[u8],
+        result: CallToolResult,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(asked) = rounds.take_asked() {
+            let sealer = &self.inner.sealer;
+            return Ok(sealer
+                .input_required(asked, rounds.answers(), binding)
+                .into());
+        }
+        match rounds.missing() {
+            Some(capability) if result.is_error == Some(true) => Err(
+                ErrorData::missing_required_client_capability(capability.as_capabilities()),
+            ),
+            _ => Ok(result.into()),
         }
     }
 }

@@ -5,8 +5,8 @@ mod extra;
 mod handler;
 mod methods;
 mod params;
+mod rounds;
 
-#[cfg(feature = "http")]
 pub(crate) use methods::SUPPORTED_PROTOCOL_VERSIONS;
 pub(crate) use methods::{
     OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, is_routed, method_not_found,
@@ -21,6 +21,7 @@ use rmcp::model::Implementation;
 use serde_json::Value;
 
 use self::extra::ExtraHandler;
+use self::rounds::{DEFAULT_STATE_TTL, Sealer};
 use crate::dispatch::{CallOutcome, Live, LiveTools, RegistryError, ToolRegistry, UnknownTool};
 use crate::error::Violation;
 use crate::input::{InputLimits, InputMode};
@@ -45,6 +46,8 @@ pub struct ServerBuilder<S> {
     handler: Option<Arc<dyn ExtraHandler>>,
     middleware: Vec<Box<dyn ToolMiddleware>>,
     visibility: Option<Visibility>,
+    request_state_key: Option<Vec<u8>>,
+    request_state_ttl: Duration,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
@@ -235,6 +238,22 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
+    /// The secret (at least 32 bytes) that seals the `requestState` of a 2026-07-28 call
+    /// asking the client for input (see [`ToolContext::elicit`](crate::ToolContext::elicit)).
+    /// Without it each server makes a random one, which is right for one process; instances
+    /// behind a load balancer must share one, since a retry may reach another instance.
+    pub fn request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        self.request_state_key = Some(key.into());
+        self
+    }
+
+    /// How long a sealed `requestState` stays valid (default one hour): a retry after that
+    /// is refused, and the client starts the call over.
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.request_state_ttl = ttl;
+        self
+    }
+
     /// How published schemas are shaped (default [`SchemaProfile::Portable`]).
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
         self.profile = profile;
@@ -277,6 +296,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 default_timeout: self.default_timeout,
                 handler: self.handler,
                 middleware: self.middleware,
+                sealer: Sealer::new(self.request_state_key, self.request_state_ttl)?,
             }),
             session: Arc::default(),
         })
@@ -303,6 +323,8 @@ struct Inner<S> {
     /// The user's handler of everything but tools and logging (`with_handler`).
     handler: Option<Arc<dyn ExtraHandler>>,
     middleware: Vec<Box<dyn ToolMiddleware>>,
+    /// Seals the answers a 2026-07-28 call carries from round to round.
+    sealer: Sealer,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.
@@ -394,6 +416,8 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             handler: None,
             middleware: Vec::new(),
             visibility: None,
+            request_state_key: None,
+            request_state_ttl: DEFAULT_STATE_TTL,
         }
     }
 

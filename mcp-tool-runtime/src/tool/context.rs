@@ -10,13 +10,15 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    Extensions, LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam,
-    ProgressToken, RequestId, RequestMetaObject,
+    CreateMessageRequestParams, CreateMessageResult, Extensions, ListRootsResult, LoggingLevel,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, RequestId,
+    RequestMetaObject,
 };
 use rmcp::service::Peer;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::asking::{Question, Rounds};
 use super::context_error::ContextError;
 use super::principal::{Principal, principal_of};
 
@@ -58,13 +60,27 @@ fn rank(level: LoggingLevel) -> u8 {
     }
 }
 
-struct Connected {
-    peer: Peer<RoleServer>,
-    session: Arc<Session>,
-    request_id: RequestId,
-    meta: RequestMetaObject,
-    extensions: Extensions,
-    tool: Cow<'static, str>,
+pub(crate) struct Connected {
+    pub(crate) peer: Peer<RoleServer>,
+    pub(crate) session: Arc<Session>,
+    pub(crate) request_id: RequestId,
+    pub(crate) meta: RequestMetaObject,
+    pub(crate) extensions: Extensions,
+    pub(crate) tool: Cow<'static, str>,
+    /// Set on a 2026-07-28 request: its questions end the call, answered in the next round.
+    pub(crate) rounds: Option<Arc<Rounds>>,
+}
+
+impl Connected {
+    /// Whether a log message at `level` goes to the client.
+    fn allows(&self, level: LoggingLevel) -> bool {
+        if self.rounds.is_none() {
+            return self.session.allows(level);
+        }
+        self.meta
+            .log_level()
+            .is_some_and(|threshold| rank(level) >= rank(threshold))
+    }
 }
 
 /// The extensions of a call without a request: none.
@@ -174,8 +190,10 @@ impl ToolContext {
     }
 
     /// Sends a log message to the client (`notifications/message`) when `level` is at or
-    /// above the session's `logging/setLevel` threshold (default `info`). `data` is any JSON:
-    /// a string, or an object with details. The logger name is the tool's name.
+    /// above the session's `logging/setLevel` threshold (default `info`). On protocol
+    /// 2026-07-28, which has no session, the threshold is the request's `_meta` log level,
+    /// and a request without one gets no log messages. `data` is any JSON: a string, or an
+    /// object with details. The logger name is the tool's name.
     pub async fn log(
         &self,
         level: LoggingLevel,
@@ -184,7 +202,7 @@ impl ToolContext {
         let Some(connected) = &self.connected else {
             return Ok(());
         };
-        if !connected.session.allows(level) {
+        if !connected.allows(level) {
             return Ok(());
         }
         let param = LoggingMessageNotificationParam::new(level, data.into())
@@ -213,8 +231,65 @@ impl ToolContext {
         self.log(LoggingLevel::Error, data).await
     }
 
-    /// The client, for server-to-client requests such as `create_message` (sampling) or
-    /// `elicit`. `None` for a detached context.
+    /// Asks the model through the client (`sampling/createMessage`), on either protocol
+    /// revision: see [`ToolContext::elicit`] for how a 2026-07-28 call waits for the answer.
+    /// Its key there is generated (`sampling-1`, …); [`ToolContext::input`] names it.
+    ///
+    /// Errors: as [`Question::sample`].
+    pub async fn sample(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> Result<CreateMessageResult, ContextError> {
+        self.input_question(None).sample(params).await
+    }
+
+    /// Asks the client for its roots (`roots/list`), on either protocol revision. Its key on
+    /// 2026-07-28 is generated (`roots-1`, …).
+    ///
+    /// Errors: as [`Question::roots`].
+    pub async fn roots(&self) -> Result<ListRootsResult, ContextError> {
+        self.input_question(None).roots().await
+    }
+
+    /// A question under `key`: the key of its request in a 2026-07-28
+    /// `InputRequiredResult`, which the client answers under the same key. Keys are unique
+    /// within a call; on older revisions the key is not sent.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{Elicitation, ToolContext, ToolError, mcp_tool};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// /// Greet the user by name.
+    /// #[mcp_tool]
+    /// async fn greet(ctx: ToolContext) -> Result<String, ToolError> {
+    ///     let answer = ctx.input("user_name").elicit::<Name>("What is your name?").await?;
+    ///     Ok(match answer {
+    ///         Elicitation::Accepted(Name { name }) => format!("Hello, {name}!"),
+    ///         _ => "Hello!".to_string(),
+    ///     })
+    /// }
+    /// # let _ = greet_tool();
+    /// ```
+    pub fn input(&self, key: impl Into<Cow<'static, str>>) -> Question<'_> {
+        self.input_question(Some(key.into()))
+    }
+
+    pub(crate) fn input_question(&self, key: Option<Cow<'static, str>>) -> Question<'_> {
+        Question::new(self, key)
+    }
+
+    /// The rounds of a 2026-07-28 call.
+    pub(crate) fn rounds(&self) -> Option<&Rounds> {
+        self.connected.as_ref()?.rounds.as_deref()
+    }
+
+    /// The client, for server-to-client requests on protocol revisions up to 2025-11-25
+    /// (2026-07-28 has none: use [`ToolContext::elicit`], [`ToolContext::sample`] or
+    /// [`ToolContext::roots`], which work on both). `None` for a detached context.
     pub fn peer(&self) -> Option<&Peer<RoleServer>> {
         self.connected.as_ref().map(|connected| &connected.peer)
     }
@@ -289,24 +364,9 @@ impl CallScope {
     }
 
     /// The scope of a `tools/call` request from a client.
-    pub(crate) fn connected(
-        peer: Peer<RoleServer>,
-        session: Arc<Session>,
-        request_id: RequestId,
-        meta: RequestMetaObject,
-        extensions: Extensions,
-        tool: Cow<'static, str>,
-        request_cancel: CancellationToken,
-    ) -> Self {
+    pub(crate) fn connected(connected: Connected, request_cancel: CancellationToken) -> Self {
         Self {
-            connection: Mutex::new(Some(Connected {
-                peer,
-                session,
-                request_id,
-                meta,
-                extensions,
-                tool,
-            })),
+            connection: Mutex::new(Some(connected)),
             parent: Some(request_cancel),
             context: OnceLock::new(),
         }

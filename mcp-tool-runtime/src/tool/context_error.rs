@@ -21,8 +21,20 @@ pub enum ContextError {
     /// The call has no client to ask: it was made in-process
     /// ([`McpServer::call`](crate::McpServer::call)).
     Detached,
-    /// The client did not declare this mode of elicitation when it connected.
-    Unsupported(ElicitationMode),
+    /// The client did not declare the capability the question needs (when it connected, or
+    /// in the request's `_meta` on protocol 2026-07-28).
+    NotDeclared(ClientCapability),
+    /// A 2026-07-28 call asked the client for input it has not given yet: the call ends with
+    /// an `InputRequiredResult`, and the client calls again with the answer. Pass it on with
+    /// `?`; whatever the tool returns after it is not sent.
+    InputRequired,
+    /// The client's answer to a question does not parse as the answer to its kind of request.
+    Response {
+        /// The question's key.
+        key: String,
+        /// serde's error.
+        error: serde_json::Error,
+    },
     /// The type asked for cannot be an elicitation form (the spec allows a flat object of
     /// strings, numbers, integers, booleans and lists of choices).
     Form {
@@ -47,10 +59,40 @@ pub enum ContextError {
     },
 }
 
-fn mode_name(mode: ElicitationMode) -> &'static str {
-    match mode {
-        ElicitationMode::Url => "URL",
-        _ => "form",
+/// A capability a client declares for the server's questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClientCapability {
+    /// Elicitation, in a mode (form or URL).
+    Elicitation(ElicitationMode),
+    /// Sampling: the model, through `sampling/createMessage`.
+    Sampling,
+    /// `roots/list`.
+    Roots,
+}
+
+impl ClientCapability {
+    /// How the model reads it: "form elicitation", "sampling".
+    pub(crate) fn phrase(self) -> &'static str {
+        match self {
+            Self::Elicitation(ElicitationMode::Url) => "URL elicitation",
+            Self::Elicitation(_) => "form elicitation",
+            Self::Sampling => "sampling",
+            Self::Roots => "roots",
+        }
+    }
+
+    /// The `ClientCapabilities` that declare it, as a -32021 error names them.
+    pub(crate) fn as_capabilities(self) -> rmcp::model::ClientCapabilities {
+        let value = match self {
+            Self::Elicitation(ElicitationMode::Url) => {
+                serde_json::json!({"elicitation": {"url": {}}})
+            }
+            Self::Elicitation(_) => serde_json::json!({"elicitation": {"form": {}}}),
+            Self::Sampling => serde_json::json!({"sampling": {}}),
+            Self::Roots => serde_json::json!({"roots": {}}),
+        };
+        serde_json::from_value(value).unwrap_or_default()
     }
 }
 
@@ -59,11 +101,15 @@ impl fmt::Display for ContextError {
         match self {
             Self::Client(error) => write!(f, "cannot reach the client: {error}"),
             Self::Detached => f.write_str("the call has no client to ask (an in-process call)"),
-            Self::Unsupported(mode) => write!(
+            Self::NotDeclared(capability) => write!(
                 f,
-                "the client did not declare {} elicitation in its capabilities",
-                mode_name(*mode)
+                "the client did not declare {} in its capabilities",
+                capability.phrase()
             ),
+            Self::InputRequired => f.write_str("the call waits for the client's input"),
+            Self::Response { key, error } => {
+                write!(f, "the client's answer to '{key}' does not parse: {error}")
+            }
             Self::Form { type_name, problem } => {
                 write!(f, "`{type_name}` cannot be an elicitation form: {problem}")
             }
@@ -79,9 +125,9 @@ impl std::error::Error for ContextError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Client(error) => Some(error),
-            Self::Answer { error, .. } => Some(error),
+            Self::Answer { error, .. } | Self::Response { error, .. } => Some(error),
             Self::Url { error, .. } => Some(error),
-            Self::Detached | Self::Unsupported(_) | Self::Form { .. } => None,
+            Self::Detached | Self::NotDeclared(_) | Self::InputRequired | Self::Form { .. } => None,
         }
     }
 }
@@ -98,14 +144,19 @@ impl IntoToolError for ContextError {
             Self::Detached => {
                 ToolError::unavailable(render::NO_CLIENT_TO_ASK).with_retryable(false)
             }
-            Self::Unsupported(mode) => {
-                ToolError::unavailable(render::elicitation_unsupported(mode_name(*mode)))
+            Self::NotDeclared(capability) => {
+                ToolError::unavailable(render::capability_not_declared(capability.phrase()))
                     .with_retryable(false)
             }
             Self::Answer { error, .. } => {
                 ToolError::upstream(render::unusable_answer(&error.to_string()))
             }
-            Self::Client(_) | Self::Form { .. } | Self::Url { .. } => ToolError::internal(self),
+            // Never shown: the round's InputRequiredResult replaces whatever the tool returns.
+            Self::Client(_)
+            | Self::Form { .. }
+            | Self::Url { .. }
+            | Self::InputRequired
+            | Self::Response { .. } => ToolError::internal(self),
         }
     }
 }

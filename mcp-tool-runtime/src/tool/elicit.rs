@@ -1,15 +1,14 @@
-//! Asking the user through the client (elicitation, spec 2025-11-25): a typed form, or a URL
-//! to visit out of band.
+//! Asking the user through the client (elicitation): a typed form, or a URL to visit out of
+//! band.
 
-use rmcp::RoleServer;
 use rmcp::model::{
     CustomNotification, ElicitRequestParams, ElicitResult, ElicitationAction, ServerNotification,
 };
-use rmcp::service::{ElicitationMode, Peer};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
+use super::asking::Question;
 use super::context::ToolContext;
 use super::context_error::ContextError;
 use crate::schema::elicitation_form;
@@ -80,10 +79,16 @@ impl ToolContext {
     /// ```
     ///
     /// Errors: [`ContextError::Detached`] for an in-process call,
-    /// [`ContextError::Unsupported`] when the client did not declare form elicitation,
+    /// [`ContextError::NotDeclared`] when the client did not declare form elicitation,
     /// [`ContextError::Form`] when `T` cannot be a form, [`ContextError::Answer`] when the
     /// accepted content does not deserialize into `T`, [`ContextError::Client`] when the
-    /// request fails.
+    /// request fails, [`ContextError::InputRequired`] on a 2026-07-28 call until the client
+    /// answers (pass it on with `?`: the call then ends asking for the answer, and the tool
+    /// runs again from the start when the client calls with it).
+    ///
+    /// The question's key in a 2026-07-28 `InputRequiredResult` is generated
+    /// (`elicitation-1`, `elicitation-2`, … in the order asked); [`ToolContext::input`] names
+    /// it.
     pub async fn elicit<T>(
         &self,
         message: impl Into<String>,
@@ -91,23 +96,7 @@ impl ToolContext {
     where
         T: JsonSchema + DeserializeOwned,
     {
-        let peer = self.asking(ElicitationMode::Form)?;
-        let type_name = std::any::type_name::<T>();
-        let requested_schema =
-            elicitation_form::<T>().map_err(|problem| ContextError::Form { type_name, problem })?;
-        let request = ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message: message.into(),
-            requested_schema,
-        };
-        let answer = peer.create_elicitation(request).await?;
-        match answered(answer) {
-            Elicitation::Accepted(content) => serde_json::from_value(content)
-                .map(Elicitation::Accepted)
-                .map_err(|error| ContextError::Answer { type_name, error }),
-            Elicitation::Declined => Ok(Elicitation::Declined),
-            Elicitation::Cancelled => Ok(Elicitation::Cancelled),
-        }
+        self.input_question(None).elicit(message).await
     }
 
     /// Asks the user to open `url` (URL-mode elicitation), for what must not pass through
@@ -116,32 +105,19 @@ impl ToolContext {
     /// the client with [`ToolContext::elicitation_complete`] and the same `elicitation_id`,
     /// which your server chooses (unique per request; the URL may carry it).
     ///
-    /// Errors: [`ContextError::Detached`], [`ContextError::Unsupported`] when the client did
+    /// Errors: [`ContextError::Detached`], [`ContextError::NotDeclared`] when the client did
     /// not declare URL elicitation, [`ContextError::Url`] when `url` does not parse,
-    /// [`ContextError::Client`].
+    /// [`ContextError::Client`], and [`ContextError::InputRequired`] as for
+    /// [`ToolContext::elicit`].
     pub async fn elicit_url(
         &self,
         message: impl Into<String>,
         url: &str,
         elicitation_id: impl Into<String>,
     ) -> Result<Elicitation<()>, ContextError> {
-        let peer = self.asking(ElicitationMode::Url)?;
-        let parsed = url::Url::parse(url).map_err(|error| ContextError::Url {
-            url: url.to_string(),
-            error,
-        })?;
-        let request = ElicitRequestParams::UrlElicitationParams {
-            meta: None,
-            message: message.into(),
-            url: parsed.to_string(),
-            elicitation_id: elicitation_id.into(),
-        };
-        let answer = peer.create_elicitation(request).await?;
-        Ok(match answered(answer) {
-            Elicitation::Accepted(_) => Elicitation::Accepted(()),
-            Elicitation::Declined => Elicitation::Declined,
-            Elicitation::Cancelled => Elicitation::Cancelled,
-        })
+        self.input_question(None)
+            .elicit_url(message, url, elicitation_id)
+            .await
     }
 
     /// Tells the client that the out-of-band interaction of a URL-mode elicitation has
@@ -160,15 +136,53 @@ impl ToolContext {
             .await?;
         Ok(())
     }
+}
 
-    /// The client, if it takes elicitation in `mode`.
-    fn asking(&self, mode: ElicitationMode) -> Result<&Peer<RoleServer>, ContextError> {
-        let peer = self.peer().ok_or(ContextError::Detached)?;
-        if peer.supported_elicitation_modes().contains(&mode) {
-            Ok(peer)
-        } else {
-            Err(ContextError::Unsupported(mode))
+impl Question<'_> {
+    /// [`ToolContext::elicit`] under this question's key.
+    pub async fn elicit<T>(self, message: impl Into<String>) -> Result<Elicitation<T>, ContextError>
+    where
+        T: JsonSchema + DeserializeOwned,
+    {
+        let type_name = std::any::type_name::<T>();
+        let requested_schema =
+            elicitation_form::<T>().map_err(|problem| ContextError::Form { type_name, problem })?;
+        let request = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: message.into(),
+            requested_schema,
+        };
+        match answered(self.elicitation(request).await?) {
+            Elicitation::Accepted(content) => serde_json::from_value(content)
+                .map(Elicitation::Accepted)
+                .map_err(|error| ContextError::Answer { type_name, error }),
+            Elicitation::Declined => Ok(Elicitation::Declined),
+            Elicitation::Cancelled => Ok(Elicitation::Cancelled),
         }
+    }
+
+    /// [`ToolContext::elicit_url`] under this question's key.
+    pub async fn elicit_url(
+        self,
+        message: impl Into<String>,
+        url: &str,
+        elicitation_id: impl Into<String>,
+    ) -> Result<Elicitation<()>, ContextError> {
+        let parsed = url::Url::parse(url).map_err(|error| ContextError::Url {
+            url: url.to_string(),
+            error,
+        })?;
+        let request = ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: message.into(),
+            url: parsed.to_string(),
+            elicitation_id: elicitation_id.into(),
+        };
+        Ok(match answered(self.elicitation(request).await?) {
+            Elicitation::Accepted(_) => Elicitation::Accepted(()),
+            Elicitation::Declined => Elicitation::Declined,
+            Elicitation::Cancelled => Elicitation::Cancelled,
+        })
     }
 }
 

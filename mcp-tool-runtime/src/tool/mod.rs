@@ -1,6 +1,7 @@
 //! What a tool is: its definition (built once), its handler, one call of it, its context,
 //! and what it may return.
 
+mod asking;
 mod blocking;
 mod call;
 mod context;
@@ -13,13 +14,15 @@ mod output;
 mod principal;
 mod state;
 
+pub use asking::Question;
+pub(crate) use asking::Rounds;
 pub use blocking::run_blocking;
 #[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
 pub use call::ToolCall;
 pub use context::ToolContext;
-pub(crate) use context::{CallScope, Session};
-pub use context_error::ContextError;
+pub(crate) use context::{CallScope, Connected, Session};
+pub use context_error::{ClientCapability, ContextError};
 pub use def::{BoxFuture, Handler, ToolDef, ToolSet};
 pub use elicit::Elicitation;
 pub use info::{Hints, SchemaError, ToolInfo, ToolInfoBuilder};

@@ -6,17 +6,20 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::handler::server::prompt::PromptContext;
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, ErrorData,
-    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, PromptMessage,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, Resource,
-    ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig,
+    CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, ElicitRequest,
+    ElicitRequestParams, ElicitationSchema, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, InputRequest, InputRequiredResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, Prompt,
+    PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig,
     SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
-use rmcp::{RoleServer, ServerHandler, prompt, prompt_handler, prompt_router};
+use rmcp::{RoleServer, ServerHandler, prompt, prompt_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -160,8 +163,71 @@ fn read(uri: &str) -> Option<ResourceContents> {
     Some(contents)
 }
 
-#[prompt_handler(router = self.prompt_router)]
+/// The prompt of the multi-round-trip scenario: rmcp's prompt router does not hand a prompt
+/// the client's `inputResponses`, so the handler answers it before the router.
+const ASKING_PROMPT: &str = "test_input_required_result_prompt";
+
+impl Content {
+    /// `test_input_required_result_prompt`: asks for a context (an `InputRequiredResult`),
+    /// then uses the answer.
+    fn asking_prompt(request: &GetPromptRequestParams) -> GetPromptResponse {
+        let answer = request
+            .input_responses
+            .as_ref()
+            .and_then(|responses| responses.get("user_context"));
+        match answer {
+            Some(answer) => {
+                let context = answer["content"]["context"].as_str().unwrap_or("none");
+                let text = format!("Use this context: {context}");
+                GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into()
+            }
+            None => {
+                let form = ElicitationSchema::builder()
+                    .required_string("context")
+                    .build()
+                    .unwrap_or_else(|_| ElicitationSchema::new(Default::default()));
+                let question = ElicitRequestParams::FormElicitationParams {
+                    meta: None,
+                    message: "What context should the prompt use?".into(),
+                    requested_schema: form,
+                };
+                let requests = [(
+                    "user_context".to_string(),
+                    InputRequest::Elicitation(ElicitRequest::new(question)),
+                )];
+                InputRequiredResult::from_input_requests(requests.into_iter().collect()).into()
+            }
+        }
+    }
+}
+
 impl ServerHandler for Content {
+    async fn list_prompts(
+        &self,
+        _page: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let mut prompts = self.prompt_router.list_all();
+        prompts.push(Prompt::new(
+            ASKING_PROMPT,
+            Some("A prompt that asks the user for its context first."),
+            None,
+        ));
+        Ok(ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name == ASKING_PROMPT {
+            return Ok(Self::asking_prompt(&request));
+        }
+        let prompt = PromptContext::new(self, request.name, request.arguments, context);
+        self.prompt_router.get_prompt(prompt).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_resources()

@@ -12,6 +12,7 @@
 
 mod content;
 mod elicit;
+mod rounds;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -109,15 +110,9 @@ async fn test_tool_with_progress(ctx: ToolContext) -> Result<String, ToolError> 
 /// * `prompt` - The prompt to send to the model.
 #[mcp_tool]
 async fn test_sampling(prompt: String, ctx: ToolContext) -> Result<String, ToolError> {
-    let peer = ctx
-        .peer()
-        .ok_or_else(|| ToolError::unavailable("This call has no client to sample from."))?;
     let request =
         CreateMessageRequestParams::new(vec![SamplingMessage::user_text(prompt.as_str())], 100);
-    let answer = peer
-        .create_message(request)
-        .await
-        .map_err(|error| ToolError::upstream(format!("The client could not sample: {error}")))?;
+    let answer = ctx.sample(request).await?;
     let text = answer
         .message
         .content
@@ -252,6 +247,17 @@ async fn run() -> ExitCode {
             elicit::test_elicitation_sep1034_defaults_tool(),
             elicit::test_elicitation_sep1330_enums_tool(),
             elicit::test_elicitation_url_tool(),
+            rounds::test_input_required_result_elicitation_tool(),
+            rounds::test_input_required_result_sampling_tool(),
+            rounds::test_input_required_result_list_roots_tool(),
+            rounds::test_input_required_result_request_state_tool(),
+            rounds::test_input_required_result_multiple_inputs_tool(),
+            rounds::test_input_required_result_multi_round_tool(),
+            rounds::test_input_required_result_tampered_state_tool(),
+            rounds::test_missing_capability_tool(),
+            rounds::test_streaming_elicitation_tool(),
+            rounds::test_logging_tool_tool(),
+            rounds::test_input_required_result_capabilities_tool(),
             json_schema_2020_12_tool_tool(),
             slow_with_limit_tool(),
             sleep_ms_tool(),

@@ -21,7 +21,9 @@ mod quick;
 mod surrogates;
 mod text;
 
-pub(crate) use lifecycle::{before_initialize, is_initialize, starts_session};
+#[cfg(feature = "http")]
+pub(crate) use lifecycle::is_initialize;
+pub(crate) use lifecycle::{before_initialize, starts_session};
 #[cfg(feature = "http")]
 pub(crate) use quick::quick_request;
 #[cfg(feature = "http")]
