@@ -23,6 +23,7 @@ const TOOL_KEYS: &[&str] = &[
     "schema_profile",
     "timeout",
     "timeout_ms",
+    "cache_ttl",
     "tags",
 ];
 
@@ -62,6 +63,8 @@ pub(crate) struct ToolAttr {
     pub timeout_ms: Option<u64>,
     /// `tags = ["admin", "beta"]`: non-empty, distinct string literals.
     pub tags: Option<Vec<LitStr>>,
+    /// `cache_ttl = "1m"`, in milliseconds (zero allowed: never reuse).
+    pub cache_ttl_ms: Option<u64>,
 }
 
 fn key_of(meta: &Meta) -> String {
@@ -159,8 +162,14 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 set_once(&mut attr.icons, value, &meta, errors);
             }
             "timeout" => {
-                let value = string_value(&meta, errors).and_then(|text| duration_ms(&text, errors));
+                let value = string_value(&meta, errors)
+                    .and_then(|text| duration_ms(&text, "timeout", 1.0, errors));
                 set_once(&mut attr.timeout_ms, value, &meta, errors);
+            }
+            "cache_ttl" => {
+                let value = string_value(&meta, errors)
+                    .and_then(|text| duration_ms(&text, "cache_ttl", 0.0, errors));
+                set_once(&mut attr.cache_ttl_ms, value, &meta, errors);
             }
             "timeout_ms" => {
                 let value = millis_value(&meta, errors);
@@ -258,8 +267,9 @@ fn profile_variant(name: &LitStr, errors: &mut Errors) -> Option<syn::Ident> {
     }
 }
 
-/// `"250ms"`, `"5s"`, `"1.5s"`, `"2m"`, `"1h"` in milliseconds; a time limit of zero is refused.
-fn duration_ms(text: &LitStr, errors: &mut Errors) -> Option<u64> {
+/// `"250ms"`, `"5s"`, `"1.5s"`, `"2m"`, `"1h"` in milliseconds, for option `key`; less than
+/// `least` milliseconds is refused (a time limit of zero would never let a tool run).
+fn duration_ms(text: &LitStr, key: &str, least: f64, errors: &mut Errors) -> Option<u64> {
     let value = text.value();
     let trimmed = value.trim();
     let split = trimmed
@@ -272,27 +282,25 @@ fn duration_ms(text: &LitStr, errors: &mut Errors) -> Option<u64> {
         "m" | "min" => 60_000.0,
         "h" => 3_600_000.0,
         _ => {
-            errors.spanned(
-                text,
-                "`timeout` takes a number with a unit: \"250ms\", \"5s\", \"2m\" or \"1h\"",
-            );
+            errors.spanned(text, unit_message(key));
             return None;
         }
     };
     match number.parse::<f64>() {
-        Ok(amount) if amount * scale >= 1.0 => Some((amount * scale).round() as u64),
+        Ok(amount) if amount * scale >= least => Some((amount * scale).round() as u64),
         Ok(_) => {
-            errors.spanned(text, "`timeout` must be at least 1ms");
+            errors.spanned(text, format!("`{key}` must be at least 1ms"));
             None
         }
         Err(_) => {
-            errors.spanned(
-                text,
-                "`timeout` takes a number with a unit: \"250ms\", \"5s\", \"2m\" or \"1h\"",
-            );
+            errors.spanned(text, unit_message(key));
             None
         }
     }
+}
+
+fn unit_message(key: &str) -> String {
+    format!("`{key}` takes a number with a unit: \"250ms\", \"5s\", \"2m\" or \"1h\"")
 }
 
 fn millis_value(meta: &Meta, errors: &mut Errors) -> Option<u64> {

@@ -28,6 +28,7 @@ mod missing_and_unknown;
 mod numbers;
 mod registry_errors;
 mod return_types;
+mod revisions;
 mod schemas;
 mod structured_outputs;
 mod sync_tools;

@@ -62,6 +62,9 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .as_ref()
         .map(|variant| quote!(.schema_profile(#rt::SchemaProfile::#variant)));
     let timeout = attr.timeout_ms.map(|millis| quote!(.timeout_ms(#millis)));
+    let cache_ttl = attr
+        .cache_ttl_ms
+        .map(|millis| quote!(.cache_ttl_ms(#millis)));
     let tags = attr.tags.as_ref().map(|tags| quote!(.tags([#(#tags),*])));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
     let hints = hints(attr);
@@ -78,6 +81,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #schema_profile
                 #builder_extra
                 #timeout
+                #cache_ttl
                 #tags
                 #blocking
                 .hints(#hints)

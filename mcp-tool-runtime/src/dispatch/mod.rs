@@ -136,6 +136,8 @@ pub struct ToolRegistry<S> {
     /// changes after `new`.
     by_name: Vec<(Cow<'static, str>, usize)>,
     published: Vec<Tool>,
+    /// The least `cache_ttl` of the tools, which caps the list's.
+    cache_ttl: Option<Duration>,
     input_mode: InputMode,
     input_limits: InputLimits,
 }
@@ -167,10 +169,15 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
             .map(|(index, tool)| (tool.info().name_cow(), index))
             .collect();
         by_name.sort_unstable();
+        let cache_ttl = tools
+            .iter()
+            .filter_map(|tool| tool.info().cache_ttl())
+            .min();
         Self {
             tools,
             by_name,
             published,
+            cache_ttl,
             input_mode: InputMode::default(),
             input_limits: InputLimits::default(),
         }
@@ -211,6 +218,12 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
     /// The published tool list, as `tools/list` returns it.
     pub fn list(&self) -> &[Tool] {
         &self.published
+    }
+
+    /// The least [`ToolInfo::cache_ttl`](crate::ToolInfo::cache_ttl) of the tools, if any
+    /// sets one.
+    pub fn cache_ttl(&self) -> Option<Duration> {
+        self.cache_ttl
     }
 
     /// The published definition of one tool.

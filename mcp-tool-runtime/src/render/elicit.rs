@@ -19,3 +19,8 @@ pub(crate) fn capability_not_declared(capability: &str) -> String {
 pub(crate) fn unusable_answer(detail: &str) -> String {
     format!("The user's answer did not fit the requested form: {detail}.")
 }
+
+/// A 2026-07-28 call that asked the client for input: replaced by the round's
+/// `InputRequiredResult`, so only middleware sees it.
+pub(crate) const WAITING_FOR_INPUT: &str =
+    "The tool asked the client for input; the call continues when the client answers.";

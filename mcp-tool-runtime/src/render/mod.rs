@@ -15,7 +15,9 @@ mod result;
 mod tool;
 mod violation;
 
-pub(crate) use elicit::{NO_CLIENT_TO_ASK, capability_not_declared, unusable_answer};
+pub(crate) use elicit::{
+    NO_CLIENT_TO_ASK, WAITING_FOR_INPUT, capability_not_declared, unusable_answer,
+};
 pub(crate) use limits::{at_capacity, rate_limited};
 pub(crate) use phrases::{byte_size, received, type_phrase, unit_words};
 pub use result::ToolOutput;

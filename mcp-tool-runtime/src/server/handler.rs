@@ -7,14 +7,14 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
-    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
-    ErrorCode, ErrorData, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse,
-    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
-    RequestMetaObject, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult,
+    CancelledNotificationParam, CompleteRequestParams, CompleteResult, CustomNotification,
+    CustomRequest, CustomResult, DiscoverResult, ErrorCode, ErrorData, GetPromptRequestMethod,
+    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestMethod,
+    ReadResourceRequestParams, ReadResourceResponse, RequestMetaObject, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -95,7 +95,31 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
                     .collect()
             }
         };
-        Ok(ListToolsResult::with_all_items(tools))
+        let mut result = ListToolsResult::with_all_items(tools);
+        if asks_in_rounds(&context.meta) {
+            let hints = self.inner.cache_hints;
+            let ttl = registry
+                .cache_ttl()
+                .map_or(hints.ttl, |cap| cap.min(hints.ttl));
+            result.ttl_ms = Some(millis(ttl));
+            result.cache_scope = Some(match self.inner.visibility {
+                Some(_) => CacheScope::Private,
+                None => hints.scope,
+            });
+        }
+        Ok(result)
+    }
+
+    /// rmcp's answer, with the server's caching hints.
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let versions = self.supported_protocol_versions().into_owned();
+        let hints = self.inner.cache_hints;
+        Ok(DiscoverResult::from_server_info(versions, self.get_info())
+            .with_ttl_ms(millis(hints.ttl))
+            .with_cache_scope(hints.scope))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -374,6 +398,11 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             }
         }
     }
+}
+
+/// A duration in whole milliseconds, as `ttlMs` carries it.
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Whether a request runs on protocol 2026-07-28, whose questions to the client end the call

@@ -17,7 +17,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::Implementation;
+use rmcp::model::{CacheScope, Implementation};
 use serde_json::Value;
 
 use self::extra::ExtraHandler;
@@ -48,6 +48,7 @@ pub struct ServerBuilder<S> {
     visibility: Option<Visibility>,
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
+    cache_hints: CacheHints,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
@@ -254,6 +255,32 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
+    /// How long a 2026-07-28 client may reuse this server's `tools/list` and
+    /// `server/discover` results, and whether a cache may share them among callers
+    /// (`ttlMs`, `cacheScope`). The default, zero and private, asks clients to fetch again
+    /// each time, which is right for any server; raise it when the tool set is stable. A tool
+    /// can lower the list's time ([`ToolInfoBuilder::cache_ttl`](crate::ToolInfoBuilder),
+    /// `#[mcp_tool(cache_ttl = "1m")]`), and a server with a
+    /// [`visibility`](Self::visibility) rule always lists privately, since each caller may
+    /// see other tools. Clients of older revisions get no hints.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_tool_runtime::rmcp::model::CacheScope;
+    /// # use mcp_tool_runtime::{McpServer, mcp_tool};
+    /// # /// Add two numbers.
+    /// # #[mcp_tool] fn add(a: i64, b: i64) -> String { (a + b).to_string() }
+    /// let server = McpServer::builder(())
+    ///     .tool(add_tool())
+    ///     .cache_hints(Duration::from_secs(300), CacheScope::Public)
+    ///     .build()?;
+    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// ```
+    pub fn cache_hints(mut self, ttl: Duration, scope: CacheScope) -> Self {
+        self.cache_hints = CacheHints { ttl, scope };
+        self
+    }
+
     /// How published schemas are shaped (default [`SchemaProfile::Portable`]).
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
         self.profile = profile;
@@ -297,9 +324,27 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 handler: self.handler,
                 middleware: self.middleware,
                 sealer: Sealer::new(self.request_state_key, self.request_state_ttl)?,
+                cache_hints: self.cache_hints,
             }),
             session: Arc::default(),
         })
+    }
+}
+
+/// The caching hints of the server's own cacheable results (2026-07-28, SEP-2549).
+#[derive(Debug, Clone, Copy)]
+struct CacheHints {
+    ttl: Duration,
+    scope: CacheScope,
+}
+
+impl Default for CacheHints {
+    /// Fetch again every time, share with no one: what every official SDK sends by default.
+    fn default() -> Self {
+        Self {
+            ttl: Duration::ZERO,
+            scope: CacheScope::Private,
+        }
     }
 }
 
@@ -325,6 +370,7 @@ struct Inner<S> {
     middleware: Vec<Box<dyn ToolMiddleware>>,
     /// Seals the answers a 2026-07-28 call carries from round to round.
     sealer: Sealer,
+    cache_hints: CacheHints,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.
@@ -418,6 +464,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             visibility: None,
             request_state_key: None,
             request_state_ttl: DEFAULT_STATE_TTL,
+            cache_hints: CacheHints::default(),
         }
     }
 

@@ -152,11 +152,11 @@ impl IntoToolError for ContextError {
                 ToolError::upstream(render::unusable_answer(&error.to_string()))
             }
             // Never shown: the round's InputRequiredResult replaces whatever the tool returns.
-            Self::Client(_)
-            | Self::Form { .. }
-            | Self::Url { .. }
-            | Self::InputRequired
-            | Self::Response { .. } => ToolError::internal(self),
+            // Not internal either, which would log a failure for every round.
+            Self::InputRequired => ToolError::unavailable(render::WAITING_FOR_INPUT),
+            Self::Client(_) | Self::Form { .. } | Self::Url { .. } | Self::Response { .. } => {
+                ToolError::internal(self)
+            }
         }
     }
 }

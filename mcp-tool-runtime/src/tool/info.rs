@@ -50,6 +50,9 @@ pub struct ToolInfo {
     profile: Option<SchemaProfile>,
     /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`).
     timeout: Option<Duration>,
+    /// How long a client may reuse a `tools/list` that holds this tool, at most
+    /// (`#[mcp_tool(cache_ttl = "1m")]`).
+    cache_ttl: Option<Duration>,
     /// Whether the tool runs on the blocking pool (a sync function), where a time limit
     /// abandons its answer but cannot stop its thread.
     blocking: bool,
@@ -141,6 +144,7 @@ impl ToolInfo {
             valid_call: OnceLock::new(),
             profile: None,
             timeout: None,
+            cache_ttl: None,
             blocking: false,
             crate_info: None,
             rust_path: None,
@@ -198,6 +202,12 @@ impl ToolInfo {
     /// The tool's own time limit (`#[mcp_tool(timeout = "5s")]`), if it has one.
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// How long a client may reuse a `tools/list` that holds this tool, at most
+    /// (`#[mcp_tool(cache_ttl = "1m")]`), if the tool limits it.
+    pub fn cache_ttl(&self) -> Option<Duration> {
+        self.cache_ttl
     }
 
     /// Whether the tool runs on the blocking pool, as a sync function does: at its time limit
@@ -419,6 +429,21 @@ impl ToolInfoBuilder {
     pub fn timeout_ms(mut self, millis: u64) -> Self {
         self.info.timeout = Some(Duration::from_millis(millis));
         self
+    }
+
+    /// How long, at most, a 2026-07-28 client may reuse a `tools/list` that holds this tool
+    /// (its `ttlMs`): for a tool whose definition changes more often than the server's
+    /// [`cache_hints`](crate::ServerBuilder::cache_hints) say. The list's TTL is the least of
+    /// the server's and its tools'.
+    pub fn cache_ttl(mut self, ttl: Duration) -> Self {
+        self.info.cache_ttl = Some(ttl);
+        self
+    }
+
+    /// [`ToolInfoBuilder::cache_ttl`] in milliseconds, as `#[mcp_tool(cache_ttl = "1m")]`
+    /// writes it.
+    pub fn cache_ttl_ms(self, millis: u64) -> Self {
+        self.cache_ttl(Duration::from_millis(millis))
     }
 
     /// Marks a tool whose handler runs its work on the blocking pool (`#[mcp_tool]` on a sync
