@@ -311,7 +311,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let RequestContext {
@@ -322,7 +322,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             peer,
             ..
         } = context;
-        if let Some(request_meta) = request.meta.clone() {
+        if let Some(request_meta) = request.meta.take() {
             meta.extend(request_meta);
         }
         // A non-object `arguments`, or the refusal of an oversized one, carried here by the
@@ -333,7 +333,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             let oversized = meta.remove(OVERSIZED_META_KEY);
             (meta.remove(RAW_ARGUMENTS_META_KEY), oversized)
         };
-        let arguments = match (request.arguments.clone(), raw) {
+        let arguments = match (request.arguments.take(), raw) {
             (Some(object), _) => Some(Value::Object(object)),
             (None, raw) => raw,
         };
