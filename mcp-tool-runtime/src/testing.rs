@@ -13,10 +13,13 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientJsonRpcMessage,
     ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
     ElicitResult, ErrorData, GetExtensions, Implementation, JsonRpcMessage,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ServerJsonRpcMessage,
-    ServerNotification, Tool,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion,
+    ServerJsonRpcMessage, ServerNotification, Tool,
 };
-use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RoleServer, RunningService,
+    ServiceError,
+};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ClientHandler, ServiceExt};
@@ -164,6 +167,7 @@ pub struct TestClientBuilder {
     sampling: Option<Arc<Sampling>>,
     elicitation: Option<Arc<Elicitation>>,
     principal: Option<Principal>,
+    revision: Option<ProtocolVersion>,
 }
 
 impl fmt::Debug for TestClientBuilder {
@@ -172,6 +176,7 @@ impl fmt::Debug for TestClientBuilder {
             .field("sampling", &self.sampling.is_some())
             .field("elicitation", &self.elicitation.is_some())
             .field("principal", &self.principal)
+            .field("revision", &self.revision)
             .finish()
     }
 }
@@ -205,6 +210,15 @@ impl TestClientBuilder {
         self
     }
 
+    /// Speaks protocol `revision`: 2026-07-28 starts with `server/discover` and no handshake,
+    /// and the server's questions come back as `InputRequiredResult`s, which the client
+    /// answers with the scripted closures and retries, as a 2026 client does. Older revisions
+    /// (the default, 2025-11-25) use `initialize`, and questions are requests.
+    pub fn revision(mut self, revision: ProtocolVersion) -> Self {
+        self.revision = Some(revision);
+        self
+    }
+
     /// Connects to a new session of `server`, served on a task of the current runtime.
     pub async fn connect<S: Send + Sync + 'static>(
         self,
@@ -235,8 +249,14 @@ impl TestClientBuilder {
             sampling: self.sampling,
             elicitation: self.elicitation,
         };
+        let lifecycle = match self.revision {
+            Some(revision) if !revision.has_initialize() => ClientLifecycleMode::Discover {
+                preferred_versions: vec![revision],
+            },
+            _ => ClientLifecycleMode::Initialize,
+        };
         let client = scripted
-            .serve(transport)
+            .serve_with_lifecycle(transport, lifecycle)
             .await
             .map_err(|error| TestError::Connect(Box::new(error)))?;
         Ok(TestClient { client, recorded })

@@ -6,7 +6,7 @@
 
 use mcp_tool_runtime::rmcp::model::{
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
-    ElicitationAction, LoggingLevel, SamplingMessage,
+    ElicitationAction, LoggingLevel, ProtocolVersion, SamplingMessage,
 };
 use mcp_tool_runtime::rmcp::service::ServiceError;
 use mcp_tool_runtime::testing::{TestClient, TestError};
@@ -77,6 +77,30 @@ async fn ask_user(ctx: ToolContext) -> Result<String, ToolError> {
     ))
 }
 
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Name {
+    name: String,
+}
+
+/// Ask the user for a name, then the model for a greeting: written once for both revisions.
+#[mcp_tool]
+async fn greet_twice(ctx: ToolContext) -> Result<String, ToolError> {
+    let name = ctx.elicit::<Name>("Your name?").await?;
+    let name = name
+        .accepted()
+        .map_or_else(|| "stranger".into(), |answer| answer.name);
+    let prompt = format!("Greet {name}.");
+    let request =
+        CreateMessageRequestParams::new(vec![SamplingMessage::user_text(prompt.as_str())], 50);
+    let answer = ctx.sample(request).await?;
+    let text = answer
+        .message
+        .content
+        .first()
+        .and_then(|block| block.as_text());
+    Ok(text.map(|text| text.text.clone()).unwrap_or_default())
+}
+
 fn server() -> McpServer<()> {
     McpServer::builder(())
         .tool(count_tool())
@@ -84,6 +108,7 @@ fn server() -> McpServer<()> {
         .tool(quote_tool())
         .tool(ask_model_tool())
         .tool(ask_user_tool())
+        .tool(greet_twice_tool())
         .build()
         .unwrap()
 }
@@ -100,7 +125,14 @@ async fn lists_and_calls_through_the_line_transport() {
         .collect();
     assert_eq!(
         names,
-        ["count", "squares", "quote", "ask_model", "ask_user"]
+        [
+            "count",
+            "squares",
+            "quote",
+            "ask_model",
+            "ask_user",
+            "greet_twice"
+        ]
     );
     let refused = client
         .call("quote", json!({"sku": "ABC-0001", "quantity": "five"}))
@@ -241,4 +273,48 @@ async fn tool_list_changes_are_counted() {
     assert_eq!(client.tool_list_changes(), 1);
     let listed = client.list_tools().await.unwrap();
     assert!(listed.iter().all(|tool| tool.name != "count"));
+}
+
+#[tokio::test]
+async fn a_tool_asks_the_same_way_on_both_revisions() {
+    for revision in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
+        let client = TestClient::builder()
+            .revision(revision.clone())
+            .on_elicitation(|_request| {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"}))
+            })
+            .on_sampling(|request: CreateMessageRequestParams| {
+                let asked = request.messages[0]
+                    .content
+                    .first()
+                    .and_then(|block| block.as_text());
+                let asked = asked.map(|text| text.text.clone()).unwrap_or_default();
+                CreateMessageResult::new(
+                    SamplingMessage::assistant_text(format!("({asked}) Hello!")),
+                    "scripted".into(),
+                )
+            })
+            .connect(&server())
+            .await
+            .unwrap();
+        let outcome = client.call("greet_twice", json!({})).await.unwrap();
+        assert_eq!(outcome.text(), "(Greet Ada.) Hello!", "{revision}");
+    }
+}
+
+#[tokio::test]
+async fn a_2026_client_without_sampling_gets_minus_32021() {
+    let client = TestClient::builder()
+        .revision(ProtocolVersion::V_2026_07_28)
+        .on_elicitation(|_request| {
+            ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"}))
+        })
+        .connect(&server())
+        .await
+        .unwrap();
+    let refused = client.call("greet_twice", json!({})).await.unwrap_err();
+    let ServiceError::McpError(error) = refused else {
+        panic!("expected a JSON-RPC error: {refused:?}");
+    };
+    assert_eq!(error.code.0, -32021, "{error:?}");
 }
