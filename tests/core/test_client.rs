@@ -108,6 +108,12 @@ fn server() -> McpServer<()> {
         .tool(quote_tool())
         .tool(ask_model_tool())
         .tool(ask_user_tool())
+        .build()
+        .unwrap()
+}
+
+fn greeter() -> McpServer<()> {
+    McpServer::builder(())
         .tool(greet_twice_tool())
         .build()
         .unwrap()
@@ -294,7 +300,7 @@ async fn a_tool_asks_the_same_way_on_both_revisions() {
                     "scripted".into(),
                 )
             })
-            .connect(&server())
+            .connect(&greeter())
             .await
             .unwrap();
         let outcome = client.call("greet_twice", json!({})).await.unwrap();
@@ -309,7 +315,7 @@ async fn a_2026_client_without_sampling_gets_minus_32021() {
         .on_elicitation(|_request| {
             ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"}))
         })
-        .connect(&server())
+        .connect(&greeter())
         .await
         .unwrap();
     let refused = client.call("greet_twice", json!({})).await.unwrap_err();
