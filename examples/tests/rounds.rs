@@ -256,3 +256,87 @@ fn a_2026_call_gets_log_messages_only_at_its_own_log_level() {
     assert_eq!(levels, [&json!("warning"), &json!("error")]);
     assert!(session.close().success());
 }
+
+/// A 2026-07-28 `tools/call` of `name` with `arguments` and `_meta` extras.
+fn call_with(name: &str, arguments: Value, extra_meta: Value) -> Value {
+    let mut meta = meta(json!({}));
+    if let (Some(meta), Some(extra)) = (meta.as_object_mut(), extra_meta.as_object()) {
+        meta.extend(extra.clone());
+    }
+    json!({"_meta": meta, "name": name, "arguments": arguments})
+}
+
+#[test]
+fn the_stdio_checks_time_limits_and_cancellation_hold_on_2026() {
+    let mut session = StdioSession::spawn(CONFORMANCE, &[]);
+    // A malformed 2026 request: the transport's -32602, with its id.
+    let malformed = session.request(
+        "tools/call",
+        json!({"_meta": meta(json!({})), "name": 5, "arguments": {}}),
+    );
+    assert_eq!(malformed["error"]["code"], -32602, "{malformed}");
+    assert_eq!(malformed["id"], 1, "{malformed}");
+    // Bad arguments: the usual isError envelope.
+    let bad = session.request(
+        "tools/call",
+        call_with("slow_with_limit", json!({"millis": "soon"}), json!({})),
+    );
+    assert_eq!(bad["result"]["isError"], true, "{bad}");
+    assert_eq!(
+        mcp_tool_test_support::stdio::envelope_of(&bad["result"])["code"],
+        "invalid_arguments"
+    );
+    // The tool's time limit.
+    let slow = session.request(
+        "tools/call",
+        call_with("slow_with_limit", json!({"millis": 5000}), json!({})),
+    );
+    assert_eq!(
+        text_of(&slow["result"]),
+        "Tool 'slow_with_limit' did not finish within its time limit of 300 ms and was \
+         stopped.\nThis is temporary: the same call may succeed if retried."
+    );
+    // Cancellation: `notifications/cancelled` still ends a request on stdio.
+    let long = call_with(
+        "tick_until_cancelled",
+        json!({}),
+        json!({"progressToken": "ticks"}),
+    );
+    session.send_line(
+        &json!({"jsonrpc": "2.0", "id": "long", "method": "tools/call", "params": long})
+            .to_string(),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut progress = 0;
+    while progress < 3 {
+        let message = session.read_message(deadline);
+        if message["method"] == "notifications/progress" {
+            progress += 1;
+        }
+    }
+    session.notify(
+        "notifications/cancelled",
+        Some(json!({"requestId": "long", "reason": "user pressed stop"})),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let ticks = |session: &mut StdioSession| {
+        let answer = session.request("tools/call", call_with("ticks", json!({}), json!({})));
+        text_of(&answer["result"])
+    };
+    let first = ticks(&mut session);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(
+        first,
+        ticks(&mut session),
+        "the work stopped after the cancellation"
+    );
+    assert!(
+        !session
+            .unsolicited
+            .iter()
+            .any(|message| message["id"] == "long"),
+        "a cancelled call sends no result: {:?}",
+        session.unsolicited
+    );
+    assert!(session.close().success());
+}
