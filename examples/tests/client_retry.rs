@@ -6,8 +6,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use mcp_tool_runtime::{RetryError, RetryPolicy, call_with_retry};
-use rmcp::ServiceExt;
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::ProtocolVersion;
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::json;
 use tokio::process::Command;
@@ -15,6 +15,11 @@ use tokio::process::Command;
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
 
 async fn connect() -> RunningService<RoleClient, ()> {
+    connect_with(ClientLifecycleMode::Initialize).await
+}
+
+/// A client of `lifecycle`: `initialize` (2025-11-25) or `server/discover` (2026-07-28).
+async fn connect_with(lifecycle: ClientLifecycleMode) -> RunningService<RoleClient, ()> {
     let mut command = Command::new(INVENTORY);
     command
         .args(["--reservation-window-ms", "2000"])
@@ -23,7 +28,9 @@ async fn connect() -> RunningService<RoleClient, ()> {
         .stderr(Stdio::null())
         .spawn()
         .expect("start inventory");
-    ().serve(transport).await.expect("MCP handshake")
+    ().serve_with_lifecycle(transport, lifecycle)
+        .await
+        .expect("MCP handshake")
 }
 
 fn reserve() -> Option<serde_json::Value> {
@@ -32,7 +39,18 @@ fn reserve() -> Option<serde_json::Value> {
 
 #[tokio::test]
 async fn a_rate_limited_call_is_retried_after_retry_after_and_succeeds() {
-    let client = connect().await;
+    retried_after_retry_after(connect().await).await;
+}
+
+#[tokio::test]
+async fn a_2026_client_is_retried_the_same_way() {
+    let modern = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    retried_after_retry_after(connect_with(modern).await).await;
+}
+
+async fn retried_after_retry_after(client: RunningService<RoleClient, ()>) {
     let policy = RetryPolicy::default();
     for _ in 0..5 {
         let result = call_with_retry(client.peer(), "reserve_stock", reserve(), &policy)
