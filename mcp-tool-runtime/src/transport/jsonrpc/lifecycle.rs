@@ -72,6 +72,7 @@ fn names_its_revision(request: &ClientRequest) -> bool {
 }
 
 /// Whether `message` is an `initialize` request.
+#[cfg(feature = "http")]
 pub(crate) fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
     matches!(message, JsonRpcMessage::Request(request)
         if matches!(request.request, ClientRequest::InitializeRequest(_)))
