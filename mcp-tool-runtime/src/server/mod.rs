@@ -7,9 +7,9 @@ mod methods;
 mod params;
 mod rounds;
 
-pub(crate) use methods::SUPPORTED_PROTOCOL_VERSIONS;
 pub(crate) use methods::{
-    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, is_routed, method_not_found,
+    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
+    is_routed, method_not_found,
 };
 pub(crate) use params::{invalid_params, params_problem};
 

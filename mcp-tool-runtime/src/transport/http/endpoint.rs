@@ -10,7 +10,7 @@ use bytes::Bytes;
 use http::{HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, Limited};
-use rmcp::model::{ErrorCode, JsonRpcMessage, RequestId};
+use rmcp::model::{ErrorCode, GetMeta, JsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -23,7 +23,7 @@ use super::super::oversized::{self, Screen};
 use super::guard::{HttpGuard, HttpGuardLayer};
 use super::in_flight::{Claim, InFlight};
 use super::release::{BodyBytes, release_memory};
-use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject};
+use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject, reject_request};
 use super::sessions::SessionCap;
 use super::{HttpOptions, text};
 use crate::error::ToolError;
@@ -233,7 +233,7 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
             None
         };
         let response = self.service.handle(request).await;
-        let response = with_json_rpc_body(response, screened.quick.as_ref()).await;
+        let response = with_json_rpc_body(response, &screened).await;
         match claim {
             Some(claim) => release_when_sent(response, claim),
             None => response,
@@ -253,15 +253,16 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
             Err(never) => match never {},
         };
         self.body_bytes.add(bytes.len());
+        let stateless = header_is_stateless(&parts);
         let (bytes, screened) = if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
             // Reading a large body into JSON takes a while; off the executor, it delays no
             // other request.
             let limits = self.limits;
-            run_heavy(move || screen(bytes, &limits))
+            run_heavy(move || screen(bytes, &limits, stateless))
                 .await
                 .map_err(|error| internal_failure(&error))??
         } else if parts.method == Method::POST {
-            screen(bytes, &self.limits)?
+            screen(bytes, &self.limits, stateless)?
         } else {
             (bytes, Screened::default())
         };
@@ -355,6 +356,15 @@ fn internal_failure(error: &ToolError) -> HttpResponse {
     )
 }
 
+/// Whether the `MCP-Protocol-Version` header names a revision without the handshake.
+fn header_is_stateless(parts: &http::request::Parts) -> bool {
+    parts
+        .headers
+        .get("mcp-protocol-version")
+        .and_then(|version| version.to_str().ok())
+        .is_some_and(jsonrpc::is_stateless)
+}
+
 /// What the endpoint needs to know of the message a POST carries.
 #[derive(Default)]
 struct Screened {
@@ -362,6 +372,10 @@ struct Screened {
     id: Option<RequestId>,
     /// Whether it is `initialize`.
     initialize: bool,
+    /// Whether it follows the HTTP rules of revision 2026-07-28, as rmcp decides it: its
+    /// `_meta` names a revision, or its header names 2026-07-28 or later. Its errors then
+    /// carry its id, and their HTTP status follows the code (-32601 is a 404).
+    stateless: bool,
     /// The body, when only its envelope was read (see `jsonrpc::quick_request`): should
     /// rmcp fail to read it, the full check answers in rmcp's place.
     quick: Option<Bytes>,
@@ -369,14 +383,21 @@ struct Screened {
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
 /// answer. Malformed messages are 400; a well-formed request for an unknown method or with
-/// wrong params is answered like any other request (200).
-fn screen(bytes: Bytes, limits: &InputLimits) -> Result<(Bytes, Screened), HttpResponse> {
+/// wrong params is answered like any other request (200), except that a method the
+/// request's revision lacks is a 404 under the rules of 2026-07-28 (`stateless_header`: the
+/// header names that revision or a later one).
+fn screen(
+    bytes: Bytes,
+    limits: &InputLimits,
+    stateless_header: bool,
+) -> Result<(Bytes, Screened), HttpResponse> {
     let (bytes, inbound) = match oversized::screen(&bytes, limits) {
         Screen::Pass => {
             if let Some(quick) = jsonrpc::quick_request(&bytes) {
                 let screened = Screened {
                     id: Some(quick.id),
                     initialize: quick.initialize,
+                    stateless: stateless_header || quick.names_revision,
                     quick: Some(bytes.clone()),
                 };
                 return Ok((bytes, screened));
@@ -396,18 +417,25 @@ fn screen(bytes: Bytes, limits: &InputLimits) -> Result<(Bytes, Screened), HttpR
             // What rmcp reads is the message as checked: lone surrogates replaced, and a
             // non-object `arguments` moved aside (see `RAW_ARGUMENTS_META_KEY`).
             let bytes = serde_json::to_vec(&*message).map_or(bytes, Bytes::from);
-            let id = match *message {
-                JsonRpcMessage::Request(request) => Some(request.id),
-                _ => None,
+            let (id, names_revision) = match *message {
+                JsonRpcMessage::Request(request) => (
+                    Some(request.id),
+                    request.request.get_meta().protocol_version().is_some(),
+                ),
+                _ => (None, false),
             };
             let screened = Screened {
                 id,
                 initialize,
+                stateless: stateless_header || names_revision,
                 quick: None,
             };
             Ok((bytes, screened))
         }
-        Inbound::Reply(answer) => Err(reply_to_message(&answer)),
+        Inbound::Reply(answer) => {
+            let stateless = stateless_header || jsonrpc::named_revision(&bytes).is_some();
+            Err(reply_to_message(&answer, stateless))
+        }
         Inbound::Ignore(why) => {
             tracing::debug!(%why, "ignored a malformed notification");
             let mut response = HttpResponse::new(full(Bytes::new()));
@@ -417,13 +445,16 @@ fn screen(bytes: Bytes, limits: &InputLimits) -> Result<(Bytes, Screened), HttpR
     }
 }
 
-/// The JSON-RPC error `answer` to a message: 400 for a malformed one, 200 otherwise.
-fn reply_to_message(answer: &serde_json::Value) -> HttpResponse {
+/// The JSON-RPC error `answer` to a message: 400 for a malformed one; for a request under
+/// the rules of 2026-07-28 (`stateless`), 404 for a method not found, as rmcp answers such
+/// a request's errors; 200 otherwise, as the revisions before have it.
+fn reply_to_message(answer: &serde_json::Value, stateless: bool) -> HttpResponse {
     let code = answer["error"]["code"].as_i64().unwrap_or_default();
-    let malformed = code == i64::from(ErrorCode::PARSE_ERROR.0)
-        || code == i64::from(ErrorCode::INVALID_REQUEST.0);
-    let status = if malformed {
+    let is = |expected: ErrorCode| code == i64::from(expected.0);
+    let status = if is(ErrorCode::PARSE_ERROR) || is(ErrorCode::INVALID_REQUEST) {
         StatusCode::BAD_REQUEST
+    } else if stateless && is(ErrorCode::METHOD_NOT_FOUND) {
+        StatusCode::NOT_FOUND
     } else {
         StatusCode::OK
     };
@@ -445,9 +476,10 @@ fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
 
 /// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
 /// plain-text bodies; they get a JSON-RPC error body like every other rejection, keeping
-/// rmcp's status and headers. A body that only had its envelope read and that rmcp could
-/// not read (`quick`) is answered by the full check instead, as if it had had it.
-async fn with_json_rpc_body(response: HttpResponse, quick: Option<&Bytes>) -> HttpResponse {
+/// rmcp's status and headers, and the request's id under the rules of 2026-07-28. A body
+/// that only had its envelope read and that rmcp could not read (`quick`) is answered by
+/// the full check instead, as if it had had it.
+async fn with_json_rpc_body(response: HttpResponse, screened: &Screened) -> HttpResponse {
     let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -464,14 +496,21 @@ async fn with_json_rpc_body(response: HttpResponse, quick: Option<&Bytes>) -> Ht
         Ok(collected) => String::from_utf8_lossy(&collected.to_bytes()).into_owned(),
         Err(_) => String::new(),
     };
+    let quick = screened.quick.as_ref();
     if let Some(bytes) = quick.filter(|_| detail.starts_with(RMCP_UNREADABLE_BODY))
         && let Inbound::Reply(answer) = jsonrpc::classify(bytes)
     {
-        return reply_to_message(&answer);
+        return reply_to_message(&answer, screened.stateless);
     }
     let message = text::http_transport_rejection(parts.status, &detail);
     let data = json!({"detail": detail});
-    let mut rejection = reject(parts.status, ErrorCode::INVALID_REQUEST, message, data, &[]);
+    let id = screened
+        .id
+        .as_ref()
+        .filter(|_| screened.stateless)
+        .map(|id| json!(id));
+    let code = ErrorCode::INVALID_REQUEST;
+    let mut rejection = reject_request(id.as_ref(), parts.status, code, message, data, &[]);
     for (name, value) in &parts.headers {
         if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
             rejection.headers_mut().insert(name.clone(), value.clone());

@@ -16,9 +16,10 @@ use serde_json::json;
 use tower_layer::Layer;
 use tower_service::Service;
 
+use super::super::jsonrpc;
 use super::auth::authenticate;
 use super::authority::{host_allowed, origin_allowed};
-use super::reply::{HttpResponse, forbidden, reject};
+use super::reply::{HttpResponse, forbidden, reject, reject_request};
 use super::{HttpOptions, text};
 use crate::server::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::tool::BoxFuture;
@@ -140,11 +141,16 @@ where
             .map_err(|rejection| logged(rejection, &parts))?;
         parts.extensions.insert(principal);
     }
-    check_method(options, &parts)
-        .and_then(|()| check_version(&parts))
-        .map_err(|rejection| logged(rejection, &parts))?;
-    let bytes = read_body(options, &parts, body).await?;
-    Ok(Request::from_parts(parts, Full::new(bytes)))
+    check_method(options, &parts).map_err(|rejection| logged(rejection, &parts))?;
+    // The version is checked before the body, but answered after it is read: a request that
+    // names its revision in `_meta` gets the answer of that revision, with its id.
+    let unsupported = unsupported_version(&parts);
+    let bytes = read_body(options, &parts, body).await;
+    if let Some(version) = unsupported {
+        let rejection = version_rejection(version, bytes.as_ref().ok());
+        return Err(logged(rejection, &parts));
+    }
+    Ok(Request::from_parts(parts, Full::new(bytes?)))
 }
 
 fn logged(rejection: HttpResponse, parts: &Parts) -> HttpResponse {
@@ -246,21 +252,38 @@ fn check_method(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse
     ))
 }
 
-fn check_version(parts: &Parts) -> Result<(), HttpResponse> {
-    let Some(version) = parts.headers.get("mcp-protocol-version") else {
-        return Ok(());
-    };
+/// The `MCP-Protocol-Version` header, when it names a revision this server does not speak.
+fn unsupported_version(parts: &Parts) -> Option<&str> {
+    let version = parts.headers.get("mcp-protocol-version")?;
     let version = version.to_str().unwrap_or("<not text>");
-    if SUPPORTED_PROTOCOL_VERSIONS.contains(&version) {
-        return Ok(());
+    (!SUPPORTED_PROTOCOL_VERSIONS.contains(&version)).then_some(version)
+}
+
+/// The 400 for an unsupported `version`. A request that names a revision in its `_meta`
+/// is answered as revision 2026-07-28 has it (as rmcp would): an
+/// `UnsupportedProtocolVersionError` (-32022) with the request's id, the version it asked
+/// for in `data.requested` and the supported ones in `data.supported`, which a client
+/// reads to retry. Any other request, or one whose body did not arrive, keeps the -32600
+/// of the revisions before.
+fn version_rejection(version: &str, body: Option<&Bytes>) -> HttpResponse {
+    let message = text::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS);
+    if let Some(body) = body.filter(|body| jsonrpc::named_revision(body).is_some()) {
+        return reject_request(
+            jsonrpc::leading_id(body).as_ref(),
+            StatusCode::BAD_REQUEST,
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+            message,
+            json!({"requested": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
+            &[],
+        );
     }
-    Err(reject(
+    reject(
         StatusCode::BAD_REQUEST,
         ErrorCode::INVALID_REQUEST,
-        text::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS),
+        message,
         json!({"version": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
         &[],
-    ))
+    )
 }
 
 /// The whole body, within the size and time limits.
@@ -297,7 +320,7 @@ where
             Err(reject(
                 StatusCode::BAD_REQUEST,
                 ErrorCode::INVALID_REQUEST,
-                super::super::jsonrpc::parse_error(&error.to_string()),
+                jsonrpc::parse_error(&error.to_string()),
                 json!({}),
                 &[],
             ))

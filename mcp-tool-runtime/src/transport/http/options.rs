@@ -53,7 +53,7 @@ pub(super) const DEFAULT_ORIGINS: &[&str] = &[
 /// | `Origin`, when present, is one header, well formed, in the allowlist (default: localhost origins) | 403 |
 /// | a token verifier is set ([`HttpOptions::bearer_token`], [`HttpOptions::token_verifier`]) and it accepts the token of exactly one `Authorization: Bearer <token>` (one space; a static token is compared in constant time) | 401 with `WWW-Authenticate: Bearer realm="…"`; 403 with `error="insufficient_scope"` for a token without a required scope |
 /// | stateless mode: the method is POST | 405 with `Allow: POST` |
-/// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions |
+/// | `MCP-Protocol-Version`, when present, is supported | 400 listing the supported versions (answered once the body is read, see below) |
 /// | the body is at most the limit (default 256 KiB) | 413, then closed |
 /// | within a session, the request's id is not that of one still being answered | 400, -32600 with that id |
 ///
@@ -77,6 +77,16 @@ pub(super) const DEFAULT_ORIGINS: &[&str] = &[
 /// Rejections of the request's form (404, 405, 400, 413) use code -32600; those of the caller
 /// (401, 403) use -32001. A POST body that is not JSON, or not a JSON-RPC request, is answered
 /// by the same checks as on stdio (the `jsonrpc` module).
+///
+/// A request of revision 2026-07-28, one that names its revision in `_meta` (or whose
+/// `MCP-Protocol-Version` is 2026-07-28), follows that revision's HTTP rules: its errors
+/// carry its id once the body is read; an unsupported `MCP-Protocol-Version` is a 400 with
+/// an `UnsupportedProtocolVersionError` (-32022, `data.requested` and `data.supported`); a
+/// method the revision lacks (`initialize`, `ping`, `logging/setLevel`,
+/// `resources/subscribe`, `resources/unsubscribe`, or any unknown one) is a 404 with -32601;
+/// and rmcp answers a missing client capability (-32021), a header that contradicts the
+/// body (-32020) and an incomplete `_meta` (-32602) with 400. A request of an earlier
+/// revision gets its JSON-RPC errors with 200, as those revisions have it.
 ///
 /// The allowlists and the token also come from the environment ([`HttpOptions::from_env`]):
 /// `MCP_ALLOWED_HOSTS` and `MCP_ALLOWED_ORIGINS` (comma-separated, `*` for any), and

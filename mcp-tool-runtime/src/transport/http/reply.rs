@@ -24,8 +24,20 @@ pub(super) fn full(bytes: impl Into<Bytes>) -> BoxBody<Bytes, Infallible> {
     Full::new(bytes.into()).boxed()
 }
 
-/// A rejection: `status`, a JSON-RPC error body, and any extra headers.
+/// A rejection: `status`, a JSON-RPC error body without an id, and any extra headers.
 pub(super) fn reject(
+    status: StatusCode,
+    code: ErrorCode,
+    message: String,
+    data: Value,
+    headers: &[(header::HeaderName, String)],
+) -> HttpResponse {
+    reject_request(None, status, code, message, data, headers)
+}
+
+/// A rejection of the request with `id` (`None` when it is not known).
+pub(super) fn reject_request(
+    id: Option<&Value>,
     status: StatusCode,
     code: ErrorCode,
     message: String,
@@ -35,7 +47,7 @@ pub(super) fn reject(
     if let Some(object) = data.as_object_mut() {
         object.insert("httpStatus".into(), json!(status.as_u16()));
     }
-    let body = jsonrpc::error_response(None, code, message, Some(data));
+    let body = jsonrpc::error_response(id, code, message, Some(data));
     let mut response = json_reply(status, &body);
     for (name, value) in headers {
         if let Ok(value) = HeaderValue::from_str(value) {

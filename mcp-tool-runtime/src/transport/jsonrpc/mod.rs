@@ -18,6 +18,7 @@ use crate::server::{
 mod lifecycle;
 #[cfg(feature = "http")]
 mod quick;
+mod revision;
 mod surrogates;
 mod text;
 
@@ -25,7 +26,9 @@ mod text;
 pub(crate) use lifecycle::is_initialize;
 pub(crate) use lifecycle::{before_initialize, starts_session};
 #[cfg(feature = "http")]
-pub(crate) use quick::quick_request;
+pub(crate) use quick::{named_revision, quick_request};
+#[cfg(feature = "http")]
+pub(crate) use revision::is_stateless;
 #[cfg(feature = "http")]
 pub(crate) use text::parse_error;
 
@@ -185,12 +188,12 @@ fn read_header(value: &Value) -> Result<Header, Value> {
 /// A request: -32601 for a method this server does not implement, -32602 for params that
 /// do not fit it, otherwise the message for rmcp.
 fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) -> Inbound {
-    if !is_routed(method) {
+    if let Some(answer) = not_found(&value, method) {
         return Inbound::Reply(error_response(
             reply_id,
             ErrorCode::METHOD_NOT_FOUND,
-            method_not_found(method),
-            Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
+            answer.0,
+            Some(answer.1),
         ));
     }
     if method == "tools/call" {
@@ -213,6 +216,25 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
         invalid_params(method, &detail),
         None,
     ))
+}
+
+/// The -32601 sentence and data for a method the server does not implement in the
+/// request's revision: one it never implements, or one its `_meta` revision removed.
+fn not_found(message: &Value, method: &str) -> Option<(String, Value)> {
+    let Some(revision) = revision::stateless_revision(message) else {
+        let data = json!({"method": method, "supported": SUPPORTED_METHODS});
+        return (!is_routed(method)).then(|| (method_not_found(method), data));
+    };
+    let methods = revision::stateless_methods();
+    let text = if revision::removed_method(method) {
+        text::method_removed(method, revision, &methods)
+    } else if is_routed(method) {
+        return None;
+    } else {
+        text::method_not_found_in(method, revision, &methods)
+    };
+    let data = json!({"method": method, "protocolVersion": revision, "supported": methods});
+    Some((text, data))
 }
 
 /// `tools/call` with a non-object `arguments`: carry the value in `_meta` (see

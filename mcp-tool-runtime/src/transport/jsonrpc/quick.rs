@@ -13,6 +13,7 @@ use std::fmt;
 use rmcp::model::{NumberOrString, RequestId};
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
+use super::revision::{PROTOCOL_VERSION_KEY, removed_method, served_stateless};
 use crate::server::SUPPORTED_METHODS;
 
 /// What the quick read learned of a plain request.
@@ -22,11 +23,14 @@ pub(crate) struct QuickRequest {
     pub(crate) id: RequestId,
     /// Whether it is `initialize`.
     pub(crate) initialize: bool,
+    /// Whether its `_meta` names a protocol revision, as requests of 2026-07-28 do.
+    pub(crate) names_revision: bool,
 }
 
 /// The id and method of `bytes` when it is a plain request of a supported method: a JSON
 /// object with `"jsonrpc": "2.0"`, a string or i64 `id`, a `method`, object `params` (if
-/// any) and, for `tools/call`, object `arguments` (if any). `None` sends it to the full check.
+/// any), for `tools/call`, object `arguments` (if any), and a method that the revision its
+/// `_meta` names has (see `revision`). `None` sends it to the full check.
 pub(crate) fn quick_request(bytes: &[u8]) -> Option<QuickRequest> {
     if may_hold_surrogate(bytes) {
         return None;
@@ -60,12 +64,24 @@ impl Envelope {
         if !SUPPORTED_METHODS.contains(&method.as_str()) {
             return None;
         }
-        if method == "tools/call" && self.params.is_some_and(|params| !params.arguments_fit) {
+        let revision = self
+            .params
+            .as_ref()
+            .and_then(|params| params.revision.as_deref());
+        if revision.and_then(served_stateless).is_some() && removed_method(&method) {
+            return None;
+        }
+        let arguments_fit = self
+            .params
+            .as_ref()
+            .is_none_or(|params| params.arguments_fit);
+        if method == "tools/call" && !arguments_fit {
             return None;
         }
         Some(QuickRequest {
             id,
             initialize: method == "initialize",
+            names_revision: revision.is_some(),
         })
     }
 }
@@ -175,9 +191,11 @@ impl<'de> de::Deserialize<'de> for Id {
 }
 
 /// What the quick read needs of `params`: that it is an object whose `arguments`, if any,
-/// is an object too (rmcp types it so; `classify` moves any other value aside).
+/// is an object too (rmcp types it so; `classify` moves any other value aside), and the
+/// revision its `_meta` names.
 struct Params {
     arguments_fit: bool,
+    revision: Option<String>,
 }
 
 impl<'de> de::Deserialize<'de> for Params {
@@ -190,14 +208,20 @@ impl<'de> de::Deserialize<'de> for Params {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
                 let mut arguments_fit = true;
+                let mut revision = None;
                 while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    if key == "arguments" {
-                        arguments_fit = map.next_value::<ObjectOnly>()?.0;
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
+                    match key.as_ref() {
+                        "arguments" => arguments_fit = map.next_value::<ObjectOnly>()?.0,
+                        "_meta" => revision = meta_revision(&mut map)?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
                     }
                 }
-                Ok(Params { arguments_fit })
+                Ok(Params {
+                    arguments_fit,
+                    revision,
+                })
             }
         }
         deserializer.deserialize_map(ParamsVisitor)
@@ -225,6 +249,111 @@ impl<'de> de::Deserialize<'de> for ObjectOnly {
     }
 }
 
+/// The revision a whole message names in `params._meta`, whatever its value, read without
+/// building the message. rmcp serves any request that names one under the stateless rules,
+/// whose HTTP statuses follow the JSON-RPC error (-32601 is a 404).
+pub(crate) fn named_revision(bytes: &[u8]) -> Option<String> {
+    let find = Find {
+        first: "params",
+        rest: &["_meta", PROTOCOL_VERSION_KEY],
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    de::Deserializer::deserialize_map(&mut deserializer, find)
+        .ok()
+        .flatten()
+}
+
+/// The revision named in the `_meta` object that is `map`'s next value, for a reader that
+/// is going through a request's `params` member by member.
+fn meta_revision<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
+    map.next_value_seed(Step(&[PROTOCOL_VERSION_KEY]))
+}
+
+/// Looks in an object for member `first`, then down `rest`, one member name per level.
+struct Find<'p> {
+    first: &'p str,
+    rest: &'p [&'p str],
+}
+
+impl<'de> Visitor<'de> for Find<'_> {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == self.first && found.is_none() {
+                found = map.next_value_seed(Step(self.rest))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The value at the rest of a path: a string at its end, an object on the way. Any other
+/// value is skipped and found to be nothing.
+struct Step<'p>(&'p [&'p str]);
+
+impl<'de> de::DeserializeSeed<'de> for Step<'_> {
+    type Value = Option<String>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Step<'_> {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
+        match self.0.split_first() {
+            Some((first, rest)) => Find { first, rest }.visit_map(map),
+            None => {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(None)
+            }
+        }
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Option<String>, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Option<String>, E> {
+        Ok(self.0.is_empty().then(|| value.to_string()))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,7 +369,8 @@ mod tests {
             quick(call),
             Some(QuickRequest {
                 id: NumberOrString::Number(7),
-                initialize: false
+                initialize: false,
+                names_revision: false
             })
         );
         let init = r#"{"method":"initialize","params":{},"id":"a","jsonrpc":"2.0"}"#;
@@ -248,9 +378,34 @@ mod tests {
             quick(init),
             Some(QuickRequest {
                 id: NumberOrString::String("a".into()),
-                initialize: true
+                initialize: true,
+                names_revision: false
             })
         );
+        let list = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"a":[1],"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert_eq!(
+            quick(list),
+            Some(QuickRequest {
+                id: NumberOrString::Number(3),
+                initialize: false,
+                names_revision: true
+            })
+        );
+    }
+
+    #[test]
+    fn a_method_the_named_revision_removed_takes_the_full_check() {
+        let body = |method: &str, revision: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"{revision}"}}}}}}"#
+            )
+        };
+        for method in ["initialize", "ping", "logging/setLevel"] {
+            assert_eq!(quick(&body(method, "2026-07-28")), None, "{method}");
+            let old = quick(&body(method, "2025-11-25")).expect("read quickly");
+            assert!(old.names_revision, "{method}");
+        }
+        assert!(quick(&body("tools/list", "2026-07-28")).is_some());
     }
 
     #[test]
@@ -273,6 +428,21 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"ping""#,
         ] {
             assert_eq!(quick(body), None, "{body}");
+        }
+    }
+
+    #[test]
+    fn the_revision_is_read_from_meta() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[1,{"a":2}],"_meta":{"other":{},"io.modelcontextprotocol/protocolVersion":"v999.0.0"}}}"#;
+        assert_eq!(named_revision(body).as_deref(), Some("v999.0.0"));
+        for body in [
+            &br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":5}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}"#,
+            br#"{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28""#,
+            b"[1,2]",
+        ] {
+            assert_eq!(named_revision(body), None, "{}", String::from_utf8_lossy(body));
         }
     }
 }

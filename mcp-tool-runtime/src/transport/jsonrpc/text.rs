@@ -98,3 +98,19 @@ pub(super) fn not_initialized(method: &str) -> String {
         "Invalid request: '{method}' was sent before the session is initialized. Send 'initialize' first, then 'notifications/initialized' (revisions up to 2025-11-25), or carry 'io.modelcontextprotocol/protocolVersion' and 'io.modelcontextprotocol/clientCapabilities' in the request's _meta (revision 2026-07-28); only 'ping' and 'server/discover' are answered without either."
     )
 }
+
+/// -32601 for a method that a request's revision (named in its `_meta`) removed.
+pub(super) fn method_removed(method: &str, revision: &str, methods: &[&str]) -> String {
+    format!(
+        "Method not found: '{method}' is not part of protocol revision {revision}, which the request names in its _meta; it belongs to the revisions with the 'initialize' handshake (2025-11-25 and earlier). In revision {revision} this server implements: {}.",
+        methods.join(", ")
+    )
+}
+
+/// -32601 for a method unknown to the revision a request names in its `_meta`.
+pub(super) fn method_not_found_in(method: &str, revision: &str, methods: &[&str]) -> String {
+    format!(
+        "Method not found: '{method}'. In protocol revision {revision} this server implements: {}.",
+        methods.join(", ")
+    )
+}
