@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
 
-const SUPPORTED: &str = "initialize, ping, tools/list, tools/call, logging/setLevel, \
+const SUPPORTED: &str = "initialize, server/discover, ping, tools/list, tools/call, logging/setLevel, \
     resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, \
     completion/complete";
 
@@ -74,7 +74,7 @@ fn a_request_without_method_or_not_2_0_is_an_invalid_request() {
 #[test]
 fn unknown_methods_get_method_not_found_listing_the_supported_ones() {
     let mut session = StdioSession::start(INVENTORY, &[]);
-    for method in ["server/discover", "tools/delete"] {
+    for method in ["tools/delete", "prompts/delete"] {
         let answer = session.request(method, json!({}));
         assert_eq!(answer["error"]["code"], -32601, "{answer}");
         assert_eq!(
@@ -87,14 +87,30 @@ fn unknown_methods_get_method_not_found_listing_the_supported_ones() {
 }
 
 #[test]
-fn server_discover_before_initialize_gets_method_not_found_and_initialize_follows() {
-    // What the Python SDK 2.x client does: probe with server/discover, fall back.
+fn server_discover_is_answered_and_an_older_client_may_still_initialize() {
+    // A probe of a 2026-07-28 client; a discover leaves both lifecycles open.
     let mut session = StdioSession::spawn(INVENTORY, &[]);
-    let answer = session.request(
+    let incomplete = session.request(
         "server/discover",
         json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
     );
-    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    assert_eq!(incomplete["error"]["code"], -32602, "{incomplete}");
+    assert_eq!(
+        incomplete["error"]["message"],
+        "request _meta is missing or has malformed required fields: \
+         io.modelcontextprotocol/clientCapabilities"
+    );
+    let answer = session.request(
+        "server/discover",
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                         "io.modelcontextprotocol/clientCapabilities": {}}}),
+    );
+    assert!(
+        answer["result"]["supportedVersions"]
+            .as_array()
+            .is_some_and(|versions| versions.contains(&json!("2025-11-25"))),
+        "{answer}"
+    );
     let init = session.request(
         "initialize",
         json!({"protocolVersion": "2025-11-25", "capabilities": {},
