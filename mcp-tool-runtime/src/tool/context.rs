@@ -272,7 +272,8 @@ impl ToolContext {
     ///         _ => "Hello!".to_string(),
     ///     })
     /// }
-    /// # let _ = greet_tool();
+    /// let server = mcp_tool_runtime::McpServer::builder(()).tool(greet_tool()).build()?;
+    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
     /// ```
     pub fn input(&self, key: impl Into<Cow<'static, str>>) -> Question<'_> {
         self.input_question(Some(key.into()))
