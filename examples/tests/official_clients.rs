@@ -296,3 +296,85 @@ fn conformance_requirements_of_2025_11_25_all_pass() {
     assert!(total.ends_with(" 0 failed"), "{total}");
     println!("conformance 0.2.0, 2025-11-25: {total}");
 }
+
+/// The server scenarios the 2026-07-28 revision requires, as the 0.2.0 suite freezes them
+/// (its `requirements/2026-07-28.yaml`): every one is scored, and every one must pass.
+const SCORED_2026_07_28: &[&str] = &[
+    "server-stateless",
+    "completion-complete",
+    "tools-list",
+    "tools-call-simple-text",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-error",
+    "tools-call-with-progress",
+    "server-sse-multiple-streams",
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "sep-2164-resource-not-found",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
+    "dns-rebinding-protection",
+    "caching",
+    "input-required-result-basic-elicitation",
+    "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots",
+    "input-required-result-request-state",
+    "input-required-result-multiple-input-requests",
+    "input-required-result-multi-round",
+    "input-required-result-missing-input-response",
+    "input-required-result-non-tool-request",
+    "input-required-result-result-type",
+    "input-required-result-unsupported-methods",
+    "input-required-result-tampered-state",
+    "input-required-result-capability-check",
+    "input-required-result-ignore-extra-params",
+    "input-required-result-validate-input",
+];
+
+#[test]
+fn conformance_requirements_of_2026_07_28_all_pass() {
+    let clients = clients();
+    let server = HttpServer::start(CONFORMANCE, &[], &[]);
+    let output = clients
+        .command(&clients.conformance_next)
+        .args([
+            "server",
+            "--url",
+            &server.url(),
+            "--requirements",
+            "2026-07-28",
+        ])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("run the conformance suite 0.2.0");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "a scored scenario of 2026-07-28 failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("Running requirements 2026-07-28 ("),
+        "{stdout}"
+    );
+    for scenario in SCORED_2026_07_28 {
+        let line = summary_line(&stdout, scenario);
+        assert!(
+            line.contains('✓') && line.contains(" 0 failed"),
+            "{scenario}: {line}"
+        );
+    }
+    let total = stdout
+        .lines()
+        .find(|line| line.starts_with("Total: "))
+        .expect("a total line");
+    println!("conformance 0.2.0, 2026-07-28: {total}");
+}
