@@ -3,7 +3,7 @@
 //! from a JSON Schema; a 2026-07-28 client's `subscriptions/listen` stream, shared with a
 //! `with_handler` handler's own notifications.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use mcp_tool_runtime::rmcp::model::{
@@ -18,8 +18,8 @@ use mcp_tool_runtime::rmcp::transport::async_rw::AsyncRwTransport;
 use mcp_tool_runtime::rmcp::{ErrorData, ServerHandler};
 use mcp_tool_runtime::testing::TestClient;
 use mcp_tool_runtime::{
-    LineTransport, McpServer, Principal, RegistryError, StdioOptions, ToolContext, ToolDef,
-    ToolError, ToolInfo, mcp_tool,
+    LineTransport, LiveTools, McpServer, Principal, RegistryError, StdioOptions, ToolContext,
+    ToolDef, ToolError, ToolInfo, mcp_tool,
 };
 use mcp_tool_test_support::results::{call, envelope, ok_text, text};
 use serde_json::{Value, json};
@@ -624,5 +624,46 @@ async fn a_stream_of_tool_changes_only_does_not_reach_the_handler() {
         "{changed:?}"
     );
     assert!(heard.try_recv().is_err(), "the handler's listen ran");
+    let _ = client.cancel().await;
+}
+
+/// A handler that disables `greet` while a stream is being accepted: after the server has
+/// accepted its tool changes, before rmcp acknowledges it and calls `listen`.
+struct DisablesWhileAccepting {
+    tools: Arc<OnceLock<LiveTools<()>>>,
+}
+
+impl ServerHandler for DisablesWhileAccepting {
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        if let Some(tools) = self.tools.get() {
+            assert!(tools.disable("greet"));
+        }
+        None
+    }
+}
+
+#[tokio::test]
+async fn a_change_between_acceptance_and_listen_reaches_the_stream() {
+    let tools = Arc::new(OnceLock::new());
+    let server = McpServer::builder(())
+        .tool(greet_tool())
+        .with_handler(DisablesWhileAccepting {
+            tools: Arc::clone(&tools),
+        })
+        .build()
+        .unwrap();
+    assert!(tools.set(server.tools()).is_ok());
+    let client = connect_2026(&server).await;
+    let filter = SubscriptionFilter::builder().tools_list_changed().build();
+    let mut stream = client.peer().listen(filter).await.unwrap();
+    assert_eq!(server.tools().is_served("greet"), Some(false));
+    let changed = next_on(&mut stream).await;
+    assert!(
+        matches!(changed, ServerNotification::ToolListChangedNotification(_)),
+        "{changed:?}"
+    );
     let _ = client.cancel().await;
 }

@@ -7,7 +7,7 @@
 //! client with `notifications/tools/list_changed`: a 2025-11-25 client on its connection, a
 //! 2026-07-28 client on each `subscriptions/listen` stream that asked for it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
@@ -180,7 +180,16 @@ struct Peers {
     /// Weak: a stream is told until its [`Listening`] is dropped, when its request ends.
     listening: Vec<Weak<SubscriptionSink>>,
     runtime: Option<tokio::runtime::Handle>,
+    /// The changes told so far.
+    changes: u64,
+    /// The streams being acknowledged, by the task that runs each, with `changes` then (see
+    /// [`Live::acknowledging`]); the oldest go first past [`MAX_ACKNOWLEDGING`].
+    acknowledging: VecDeque<(tokio::task::Id, u64)>,
 }
+
+/// How many streams may be between acceptance and `listen` at once before the oldest loses
+/// its catch-up; an entry stays only when the acknowledgment could not be sent.
+const MAX_ACKNOWLEDGING: usize = 64;
 
 impl Peers {
     fn remember_runtime(&mut self) {
@@ -247,15 +256,46 @@ impl<S: Send + Sync + 'static> Live<S> {
         peers.remember_runtime();
     }
 
-    /// Tells the `subscriptions/listen` stream of `sink` of every later change, until the
-    /// returned guard is dropped. The sink tags each notification with the stream's
-    /// subscription id, and sends nothing once the stream's request has ended.
-    pub(crate) fn listen(&self, sink: SubscriptionSink) -> Listening {
-        let sink = Arc::new(sink);
+    /// Notes the changes told so far for the stream the current task is about to accept.
+    ///
+    /// rmcp acknowledges a stream before it calls `listen`, where the stream's sink is first
+    /// seen; a change in between would reach no one, though the client, acknowledged, may
+    /// already have listed the tools. rmcp runs acceptance, acknowledgment and `listen` in
+    /// one task, which links this note to [`Live::listen`].
+    pub(crate) fn acknowledging(&self) {
+        let Some(task) = tokio::task::try_id() else {
+            return;
+        };
         let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
-        peers.listening.retain(|known| known.strong_count() > 0);
-        peers.listening.push(Arc::downgrade(&sink));
-        peers.remember_runtime();
+        if peers.acknowledging.len() == MAX_ACKNOWLEDGING {
+            peers.acknowledging.pop_front();
+        }
+        let changes = peers.changes;
+        peers.acknowledging.push_back((task, changes));
+    }
+
+    /// Tells the `subscriptions/listen` stream of `sink` of every later change, until the
+    /// returned guard is dropped, and of one made since this task's
+    /// [`Live::acknowledging`]. The sink tags each notification with the stream's
+    /// subscription id, and sends nothing once the stream's request has ended.
+    pub(crate) async fn listen(&self, sink: SubscriptionSink) -> Listening {
+        let sink = Arc::new(sink);
+        let missed = {
+            let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+            peers.listening.retain(|known| known.strong_count() > 0);
+            peers.listening.push(Arc::downgrade(&sink));
+            peers.remember_runtime();
+            let task = tokio::task::try_id();
+            let noted = peers
+                .acknowledging
+                .iter()
+                .position(|(noted, _)| Some(*noted) == task)
+                .and_then(|at| peers.acknowledging.remove(at));
+            noted.is_some_and(|(_, changes)| changes != peers.changes)
+        };
+        if missed {
+            tell(&sink).await;
+        }
         Listening { _sink: sink }
     }
 
@@ -285,6 +325,9 @@ impl<S: Send + Sync + 'static> Live<S> {
     /// stream, without waiting: a slow client delays nobody.
     fn notify(&self) {
         let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+        // Counted under the lock that registers streams: a stream registered after this
+        // sees the count, one registered before is in `listening`.
+        peers.changes += 1;
         peers.connected.retain(|peer| !peer.is_transport_closed());
         let listening: Vec<_> = peers.listening.iter().filter_map(Weak::upgrade).collect();
         peers.listening.retain(|sink| sink.strong_count() > 0);
@@ -302,14 +345,17 @@ impl<S: Send + Sync + 'static> Live<S> {
             });
         }
         for sink in listening {
-            runtime.spawn(async move {
-                match sink.notify_tool_list_changed().await {
-                    // The stream ended between the change and now: nobody to tell.
-                    Ok(()) | Err(SubscriptionSendError::SubscriptionClosed) => {}
-                    Err(error) => tracing::debug!(%error, "tools/list_changed not delivered"),
-                }
-            });
+            runtime.spawn(async move { tell(&sink).await });
         }
+    }
+}
+
+/// Sends `notifications/tools/list_changed` on a stream.
+async fn tell(sink: &SubscriptionSink) {
+    match sink.notify_tool_list_changed().await {
+        // The stream ended between the change and now: nobody to tell.
+        Ok(()) | Err(SubscriptionSendError::SubscriptionClosed) => {}
+        Err(error) => tracing::debug!(%error, "tools/list_changed not delivered"),
     }
 }
 

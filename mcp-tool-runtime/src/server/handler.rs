@@ -127,11 +127,15 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
 
     /// A 2026-07-28 client's `subscriptions/listen`: tool changes are the server's to
     /// accept; resource and prompt notifications are the handler's, when it accepts them.
-    /// rmcp then keeps only what the client asked for and `get_info` advertises.
+    /// rmcp then keeps only what the client asked for and `get_info` advertises, and
+    /// acknowledges the stream before `listen`: a tool change from here on reaches it.
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
+        if requested.tools_list_changed == Some(true) {
+            self.inner.live.acknowledging();
+        }
         let mut accepted = self
             .extra()
             .and_then(|extra| extra.accepted_subscription_filter(requested))
@@ -146,8 +150,10 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     /// stream for both.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let accepted = context.accepted();
-        let _listening = (accepted.tools_list_changed == Some(true))
-            .then(|| self.inner.live.listen(context.sink().clone()));
+        let _listening = match accepted.tools_list_changed {
+            Some(true) => Some(self.inner.live.listen(context.sink().clone()).await),
+            _ => None,
+        };
         match self.extra() {
             Some(extra) if accepts_more_than_tools(accepted) => extra.listen(context).await,
             _ => {
