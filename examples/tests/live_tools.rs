@@ -1,12 +1,19 @@
 //! The live tool set against the real `live_tools` binary over real pipes, through rmcp's
-//! client: `notifications/tools/list_changed` reaches the client after each change, and the
-//! list and calls follow the change.
+//! client: `notifications/tools/list_changed` reaches the client after each change (on the
+//! connection for a 2025-11-25 client, on its `subscriptions/listen` stream for a 2026-07-28
+//! one), and the list and calls follow the change.
 
 use std::process::Stdio;
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig, ContentBlock};
-use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientConfig, ContentBlock, GetMeta, ProtocolVersion,
+    ServerNotification, SubscriptionFilter,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RoleClient, RunningService,
+    ServiceError, Subscription,
+};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
@@ -35,20 +42,48 @@ struct Session {
     changed: mpsc::UnboundedReceiver<()>,
 }
 
+fn live_tools() -> TokioChildProcess {
+    let mut command = Command::new(LIVE_TOOLS);
+    command.env("RUST_LOG", "warn");
+    let (transport, _stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start live_tools");
+    transport
+}
+
 impl Session {
+    /// A 2025-11-25 client: `initialize`, then notifications on the connection.
     async fn start() -> Self {
-        let mut command = Command::new(LIVE_TOOLS);
-        command.env("RUST_LOG", "warn");
-        let (transport, _stderr) = TokioChildProcess::builder(command)
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start live_tools");
         let (sender, changed) = mpsc::unbounded_channel();
         let client = Watcher { changed: sender }
-            .serve(transport)
+            .serve(live_tools())
             .await
             .expect("MCP handshake");
         Self { client, changed }
+    }
+
+    /// A 2026-07-28 client: `server/discover`, no `initialize`, and no notification outside a
+    /// `subscriptions/listen` stream. A tagged notification that reaches no open stream is
+    /// handed to the [`Watcher`] by rmcp, so `changed` sees what a cancelled stream leaks.
+    async fn start_2026() -> Self {
+        let (sender, changed) = mpsc::unbounded_channel();
+        let lifecycle = ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        let client = Watcher { changed: sender }
+            .serve_with_lifecycle(live_tools(), lifecycle)
+            .await
+            .expect("server/discover at 2026-07-28");
+        Self { client, changed }
+    }
+
+    async fn listen(&self, filter: SubscriptionFilter) -> Subscription {
+        self.client
+            .peer()
+            .listen(filter)
+            .await
+            .expect("subscriptions/listen acknowledged")
     }
 
     async fn names(&self) -> Vec<String> {
@@ -76,6 +111,42 @@ impl Session {
         let waited = tokio::time::timeout(Duration::from_millis(500), self.changed.recv()).await;
         assert!(waited.is_err(), "no notification expected");
     }
+}
+
+fn tool_changes() -> SubscriptionFilter {
+    SubscriptionFilter::builder().tools_list_changed().build()
+}
+
+/// The next notification of `stream`, which must be `tools/list_changed` tagged with the
+/// stream's id; fails after five seconds.
+async fn tools_changed_on(stream: &mut Subscription, after: &str) {
+    let next = tokio::time::timeout(Duration::from_secs(5), stream.next())
+        .await
+        .unwrap_or_else(|_| panic!("tools/list_changed on the stream within 5 s after {after}"))
+        .expect("a notification the stream accepts");
+    let Some(notification) = next else {
+        panic!(
+            "the stream ended before {after} was told: {:?}",
+            stream.end()
+        );
+    };
+    assert!(
+        matches!(
+            notification,
+            ServerNotification::ToolListChangedNotification(_)
+        ),
+        "tools/list_changed expected after {after}: {notification:?}"
+    );
+    assert_eq!(
+        notification.get_meta().subscription_id().as_ref(),
+        Some(stream.id())
+    );
+}
+
+/// Nothing arrives on `stream` within half a second.
+async fn quiet(stream: &mut Subscription) {
+    let waited = tokio::time::timeout(Duration::from_millis(500), stream.next()).await;
+    assert!(waited.is_err(), "no notification expected: {waited:?}");
 }
 
 fn text(result: &CallToolResult) -> String {
@@ -176,10 +247,69 @@ async fn a_tool_unlocks_a_tag_and_removes_a_tool() {
     let _ = session.client.cancel().await;
 }
 
-/// Two HTTP sessions of the official Python SDK client: a change made through one reaches
-/// both.
+#[tokio::test]
+async fn a_2026_client_is_told_on_its_stream_until_it_stops_listening() {
+    let mut session = Session::start_2026().await;
+    let mut stream = session.listen(tool_changes()).await;
+    assert_eq!(stream.acknowledged(), &tool_changes());
+    let added = session
+        .call(
+            "add_tool",
+            json!({"name": "echo", "description": "Echo text."}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(text(&added), "added 'echo'");
+    tools_changed_on(&mut stream, "the add").await;
+    assert_eq!(
+        session.names().await.last().map(String::as_str),
+        Some("echo")
+    );
+    session
+        .call("switch_tool", json!({"name": "hello", "enabled": false}))
+        .await
+        .unwrap();
+    tools_changed_on(&mut stream, "the disable").await;
+    assert!(!session.names().await.contains(&"hello".to_string()));
+    // A change that changes nothing tells nobody.
+    session
+        .call("switch_tool", json!({"name": "hello", "enabled": false}))
+        .await
+        .unwrap();
+    quiet(&mut stream).await;
+    stream.cancel().await.expect("notifications/cancelled sent");
+    // A stream opened after the cancel is told of the next change; the cancelled one, whose
+    // notifications would now reach the Watcher, is not.
+    let mut later = session.listen(tool_changes()).await;
+    session
+        .call("switch_tool", json!({"name": "hello", "enabled": true}))
+        .await
+        .unwrap();
+    tools_changed_on(&mut later, "the enable").await;
+    session.no_list_changed().await;
+    assert!(matches!(stream.next().await, Ok(None)));
+    let _ = session.client.cancel().await;
+}
+
+#[tokio::test]
+async fn a_2026_stream_gets_only_what_it_asked_for_and_the_server_advertises() {
+    let mut session = Session::start_2026().await;
+    // live_tools has no prompts: nothing of this filter is advertised, nothing is accepted.
+    let prompts = SubscriptionFilter::builder().prompts_list_changed().build();
+    let mut prompts_only = session.listen(prompts).await;
+    assert_eq!(prompts_only.acknowledged(), &SubscriptionFilter::default());
+    let mut tools = session.listen(tool_changes()).await;
+    session.call("unlock_admin", json!({})).await.unwrap();
+    tools_changed_on(&mut tools, "the unlock").await;
+    quiet(&mut prompts_only).await;
+    session.no_list_changed().await;
+    let _ = session.client.cancel().await;
+}
+
+/// Two clients of the official Python SDK, each with its `subscriptions/listen` stream over
+/// HTTP (2026-07-28): a change made through one reaches both.
 #[test]
-fn every_http_session_is_told() {
+fn every_listening_http_client_is_told() {
     use mcp_tool_test_support::clients::clients;
     use mcp_tool_test_support::http::HttpServer;
 
@@ -201,6 +331,11 @@ fn every_http_session_is_told() {
     );
     let report: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
         .unwrap_or_else(|error| panic!("no report ({error}): {stdout}"));
+    assert_eq!(report["protocol"], json!(["2026-07-28", "2026-07-28"]));
+    assert_eq!(
+        report["honored"],
+        json!([{"toolsListChanged": true}, {"toolsListChanged": true}])
+    );
     assert_eq!(report["before"], json!(START));
     assert_eq!(
         report["after_add"],

@@ -1,5 +1,6 @@
-//! The official clients drive the example servers: the Python SDK 2.x and the TypeScript SDK
-//! 1.x over stdio and Streamable HTTP, and the conformance suite over HTTP. The clients are
+//! The official clients drive the example servers: the Python SDK 2.x (on revision
+//! 2026-07-28) and the TypeScript SDK 1.x (on 2025-11-25) over stdio and Streamable HTTP, and
+//! the conformance suite over HTTP. The clients are
 //! installed on first use into `.ci/.deps` (see `mcp_tool_test_support::clients`).
 
 use std::path::{Path, PathBuf};
@@ -109,32 +110,46 @@ fn typescript(args: &[&str]) -> Output {
         .expect("run the TypeScript client")
 }
 
+/// The Python SDK 2.x speaks 2026-07-28 with a server that answers `server/discover`, without
+/// falling back to `initialize`.
+fn assert_python_on_2026(report: &Value) {
+    assert_eq!(report["protocol"], "2026-07-28", "{report}");
+    assert_eq!(report["fell_back"], false, "{report}");
+}
+
+/// The TypeScript SDK 1.x has only the `initialize` handshake, and its newest revision.
+fn assert_typescript_on_2025(report: &Value) {
+    assert_eq!(report["protocol"], "2025-11-25", "{report}");
+}
+
 #[test]
 fn python_sdk_over_stdio() {
-    assert_report(&report(&python(&["stdio", INVENTORY]), "python stdio"));
+    let report = report(&python(&["stdio", INVENTORY]), "python stdio");
+    assert_python_on_2026(&report);
+    assert_report(&report);
 }
 
 #[test]
 fn python_sdk_over_http() {
     let server = HttpServer::start(INVENTORY, &[], &[]);
-    assert_report(&report(&python(&["http", &server.url()]), "python http"));
+    let report = report(&python(&["http", &server.url()]), "python http");
+    assert_python_on_2026(&report);
+    assert_report(&report);
 }
 
 #[test]
 fn typescript_sdk_over_stdio() {
-    assert_report(&report(
-        &typescript(&["stdio", INVENTORY]),
-        "typescript stdio",
-    ));
+    let report = report(&typescript(&["stdio", INVENTORY]), "typescript stdio");
+    assert_typescript_on_2025(&report);
+    assert_report(&report);
 }
 
 #[test]
 fn typescript_sdk_over_http() {
     let server = HttpServer::start(INVENTORY, &[], &[]);
-    assert_report(&report(
-        &typescript(&["http", &server.url()]),
-        "typescript http",
-    ));
+    let report = report(&typescript(&["http", &server.url()]), "typescript http");
+    assert_typescript_on_2025(&report);
+    assert_report(&report);
 }
 
 /// The scenarios of 0.1.16 that must pass; the rest of the suite is held to the baseline

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
 
-const SUPPORTED: &str = "initialize, server/discover, ping, tools/list, tools/call, logging/setLevel, \
+const SUPPORTED: &str = "initialize, server/discover, ping, tools/list, tools/call, subscriptions/listen, logging/setLevel, \
     resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, \
     completion/complete";
 

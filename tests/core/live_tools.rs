@@ -1,17 +1,29 @@
 //! The live tool set: tools added, removed, enabled and disabled while serving, by name and
 //! by tag; the visibility rule in `tools/list` and `tools/call`; tools built at run time
-//! from a JSON Schema.
+//! from a JSON Schema; a 2026-07-28 client's `subscriptions/listen` stream, shared with a
+//! `with_handler` handler's own notifications.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
-use mcp_tool_runtime::rmcp::ServerHandler;
-use mcp_tool_runtime::rmcp::service::ServiceError;
+use mcp_tool_runtime::rmcp::model::{
+    GetMeta, ProtocolVersion, ServerCapabilities, ServerConfig, ServerNotification,
+    SubscriptionFilter,
+};
+use mcp_tool_runtime::rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService, ServiceError, Subscription,
+    SubscriptionContext,
+};
+use mcp_tool_runtime::rmcp::transport::async_rw::AsyncRwTransport;
+use mcp_tool_runtime::rmcp::{ErrorData, ServerHandler};
 use mcp_tool_runtime::testing::TestClient;
 use mcp_tool_runtime::{
-    McpServer, Principal, RegistryError, ToolContext, ToolDef, ToolError, ToolInfo, mcp_tool,
+    LineTransport, LiveTools, McpServer, Principal, RegistryError, StdioOptions, ToolContext,
+    ToolDef, ToolError, ToolInfo, mcp_tool,
 };
 use mcp_tool_test_support::results::{call, envelope, ok_text, text};
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 use crate::fixtures::is_correlation_id;
 
@@ -475,4 +487,183 @@ async fn a_change_from_a_thread_outside_the_runtime_reaches_the_clients() {
     }
     assert_eq!(client.tool_list_changes(), 1);
     assert_eq!(names_for(&client).await, ["delete_user", "rename_user"]);
+}
+
+const WATCHED: &str = "test://watched";
+
+/// A handler with resource subscriptions of its own. It accepts more than it advertises
+/// (prompt changes) and claims tool changes, which are the server's: neither may reach a
+/// stream through it. Each stream it runs gets one update of [`WATCHED`] at once; `events`
+/// hears when its `listen` starts and ends.
+struct Watched {
+    events: mpsc::UnboundedSender<&'static str>,
+}
+
+impl ServerHandler for Watched {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .build();
+        ServerConfig::new(capabilities)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let accepted = SubscriptionFilter::builder()
+            .tools_list_changed()
+            .prompts_list_changed()
+            .resource_subscription(WATCHED)
+            .build();
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let _ = self.events.send("started");
+        context
+            .sink()
+            .notify_resource_updated(WATCHED)
+            .await
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+        context.cancelled().await;
+        let _ = self.events.send("ended");
+        Ok(())
+    }
+}
+
+fn watched_shop() -> (McpServer<()>, mpsc::UnboundedReceiver<&'static str>) {
+    let (events, heard) = mpsc::unbounded_channel();
+    let server = McpServer::builder(())
+        .tool(greet_tool())
+        .tool(delete_user_tool())
+        .with_handler(Watched { events })
+        .build()
+        .unwrap();
+    (server, heard)
+}
+
+/// A 2026-07-28 client (`server/discover`, no `initialize`) on a session of `server`, over
+/// the line transport in memory.
+async fn connect_2026(server: &McpServer<()>) -> RunningService<RoleClient, ()> {
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    let transport = LineTransport::new(read, write, &StdioOptions::default());
+    tokio::spawn(server.new_session().serve_lines(transport));
+    let (read, write) = tokio::io::split(client_end);
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    ().serve_with_lifecycle(AsyncRwTransport::new_client(read, write), lifecycle)
+        .await
+        .expect("server/discover at 2026-07-28")
+}
+
+/// The next notification of `stream`, tagged with its id; fails after five seconds.
+async fn next_on(stream: &mut Subscription) -> ServerNotification {
+    let next = tokio::time::timeout(Duration::from_secs(5), stream.next())
+        .await
+        .expect("a notification within 5 s")
+        .expect("a notification the stream accepts")
+        .unwrap_or_else(|| panic!("the stream ended: {:?}", stream.end()));
+    assert_eq!(
+        next.get_meta().subscription_id().as_ref(),
+        Some(stream.id())
+    );
+    next
+}
+
+#[tokio::test]
+async fn a_stream_carries_the_tool_changes_and_the_handlers_own_notifications() {
+    let (server, mut heard) = watched_shop();
+    let client = connect_2026(&server).await;
+    let asked = SubscriptionFilter::builder()
+        .tools_list_changed()
+        .prompts_list_changed()
+        .resource_subscriptions([WATCHED, "test://unwatched"])
+        .build();
+    let mut stream = client.peer().listen(asked).await.unwrap();
+    assert_eq!(
+        stream.acknowledged(),
+        &SubscriptionFilter::builder()
+            .tools_list_changed()
+            .resource_subscription(WATCHED)
+            .build()
+    );
+    let updated = next_on(&mut stream).await;
+    let ServerNotification::ResourceUpdatedNotification(updated) = updated else {
+        panic!("the handler's resources/updated expected: {updated:?}");
+    };
+    assert_eq!(updated.params.uri, WATCHED);
+    assert!(server.tools().disable("greet"));
+    let changed = next_on(&mut stream).await;
+    assert!(
+        matches!(changed, ServerNotification::ToolListChangedNotification(_)),
+        "{changed:?}"
+    );
+    assert_eq!(heard.recv().await, Some("started"));
+    stream.cancel().await.unwrap();
+    // The handler's `listen` sees the cancel and ends.
+    let ended = tokio::time::timeout(Duration::from_secs(5), heard.recv()).await;
+    assert_eq!(ended.ok().flatten(), Some("ended"));
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn a_stream_of_tool_changes_only_does_not_reach_the_handler() {
+    let (server, mut heard) = watched_shop();
+    let client = connect_2026(&server).await;
+    let tools = SubscriptionFilter::builder().tools_list_changed().build();
+    let mut stream = client.peer().listen(tools.clone()).await.unwrap();
+    assert_eq!(stream.acknowledged(), &tools);
+    assert!(server.tools().disable("greet"));
+    let changed = next_on(&mut stream).await;
+    assert!(
+        matches!(changed, ServerNotification::ToolListChangedNotification(_)),
+        "{changed:?}"
+    );
+    assert!(heard.try_recv().is_err(), "the handler's listen ran");
+    let _ = client.cancel().await;
+}
+
+/// A handler that disables `greet` while a stream is being accepted: after the server has
+/// accepted its tool changes, before rmcp acknowledges it and calls `listen`.
+struct DisablesWhileAccepting {
+    tools: Arc<OnceLock<LiveTools<()>>>,
+}
+
+impl ServerHandler for DisablesWhileAccepting {
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        if let Some(tools) = self.tools.get() {
+            assert!(tools.disable("greet"));
+        }
+        None
+    }
+}
+
+#[tokio::test]
+async fn a_change_between_acceptance_and_listen_reaches_the_stream() {
+    let tools = Arc::new(OnceLock::new());
+    let server = McpServer::builder(())
+        .tool(greet_tool())
+        .with_handler(DisablesWhileAccepting {
+            tools: Arc::clone(&tools),
+        })
+        .build()
+        .unwrap();
+    assert!(tools.set(server.tools()).is_ok());
+    let client = connect_2026(&server).await;
+    let filter = SubscriptionFilter::builder().tools_list_changed().build();
+    let mut stream = client.peer().listen(filter).await.unwrap();
+    assert_eq!(server.tools().is_served("greet"), Some(false));
+    let changed = next_on(&mut stream).await;
+    assert!(
+        matches!(changed, ServerNotification::ToolListChangedNotification(_)),
+        "{changed:?}"
+    );
+    let _ = client.cancel().await;
 }

@@ -1,5 +1,6 @@
 //! `live_tools`: an MCP server whose tools change while it serves, over stdio or Streamable
-//! HTTP. Every change sends `notifications/tools/list_changed` to each connected client.
+//! HTTP. Every change sends `notifications/tools/list_changed` to each connected client, and
+//! to each 2026-07-28 client's `subscriptions/listen` stream that asked for tool changes.
 //!
 //! ```text
 //! live_tools                        # stdio

@@ -1,5 +1,9 @@
-"""Two sessions of the official Python SDK (2.x) client on the `live_tools` server over
-Streamable HTTP: a change made through one reaches both as `notifications/tools/list_changed`.
+"""Two clients of the official Python SDK (2.x) on the `live_tools` server over Streamable
+HTTP: a change made through one reaches both as `notifications/tools/list_changed`.
+
+Both speak 2026-07-28 (`server/discover`, no `initialize`), where change notifications come
+only on a `subscriptions/listen` stream: each client opens one for tool changes, and counts
+the notifications that arrive on it (the SDK hands each to `message_handler` as well).
 
 Usage: live_tools_client.py URL
 
@@ -51,12 +55,25 @@ async def names(client):
     return [tool.name for tool in (await client.list_tools()).tools]
 
 
+def negotiated(client):
+    """The revision the client speaks, after checking it did not fall back to `initialize`."""
+    check(client.session.initialize_result is None, "the client fell back to initialize")
+    check(client.session.discover_result is not None, "the client did not discover the server")
+    return client.protocol_version
+
+
 async def main(url):
     first, second = Watcher(), Watcher()
     report = {}
     async with Client(url, message_handler=first.handle) as a, Client(
         url, message_handler=second.handle
-    ) as b:
+    ) as b, a.listen(tools_list_changed=True) as heard_a, b.listen(
+        tools_list_changed=True
+    ) as heard_b:
+        report["protocol"] = [negotiated(a), negotiated(b)]
+        report["honored"] = [
+            heard.honored.model_dump(by_alias=True, exclude_none=True) for heard in (heard_a, heard_b)
+        ]
         report["before"] = await names(b)
         added = await a.call_tool("add_tool", {"name": "echo", "description": "Echo text."})
         check(not added.is_error, f"add_tool failed: {added}")

@@ -2,9 +2,12 @@
 
 Usage: python_client.py stdio PATH_TO_INVENTORY | python_client.py http URL
 
-`mcp.Client` first probes `server/discover` (2026-07-28), gets -32601, and falls back to
-`initialize`. The client validates `structuredContent` against each tool's `outputSchema` on
-success. Prints one JSON object with what it saw; exits non-zero on the first broken promise.
+`mcp.Client` probes `server/discover` and, as the server answers it, speaks 2026-07-28: no
+`initialize`, every request carrying its revision and capabilities in `_meta`. It would fall
+back to `initialize` only on a server that does not answer the probe; the report says which
+revision it speaks (`protocol`) and whether it fell back (`fell_back`). The client validates
+`structuredContent` against each tool's `outputSchema` on success. Prints one JSON object
+with what it saw; exits non-zero on the first broken promise.
 """
 
 import asyncio
@@ -33,6 +36,14 @@ async def main(kind, target):
     server = StdioServerParameters(command=target, args=[]) if kind == "stdio" else target
     report = {}
     async with Client(server) as client:
+        # The session keeps the answer that settled the revision: `initialize`'s after a
+        # fallback, `server/discover`'s otherwise.
+        report["protocol"] = client.protocol_version
+        report["fell_back"] = client.session.initialize_result is not None
+        check(
+            (client.session.discover_result is None) == report["fell_back"],
+            "the session holds both or neither of the discover and initialize results",
+        )
         tools = (await client.list_tools()).tools
         names = sorted(tool.name for tool in tools)
         check(names == EXPECTED_TOOLS, f"tools listed: {names}")

@@ -4,7 +4,11 @@
 //
 // The 1.x client validates structuredContent against the outputSchema with Ajv, even on error
 // results; every tool here declares one, so an error envelope in structuredContent would make
-// callTool throw. Prints one JSON object; exits non-zero on the first broken promise.
+// callTool throw. The 1.x client speaks the revisions with the `initialize` handshake (up to
+// 2025-11-25) and keeps no record of the one it settled on: it hands the `initialize`
+// answer's protocolVersion to the transport's setProtocolVersion (the HTTP transport sends it
+// as the MCP-Protocol-Version header), so the script wraps that method to report it as
+// `protocol`. Prints one JSON object; exits non-zero on the first broken promise.
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -40,10 +44,21 @@ const transport =
   kind === "stdio"
     ? new StdioClientTransport({ command: target, args: [], stderr: "ignore" })
     : new StreamableHTTPClientTransport(new URL(target));
+const report = { calls: {} };
+const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+transport.setProtocolVersion = (version) => {
+  report.protocol = version;
+  setProtocolVersion?.(version);
+};
 const client = new Client({ name: "ts-e2e", version: "1.0.0" });
 await client.connect(transport);
+if (kind !== "stdio") {
+  check(
+    transport.protocolVersion === report.protocol,
+    `the HTTP transport sends ${transport.protocolVersion}, not ${report.protocol}`,
+  );
+}
 
-const report = { calls: {} };
 const { tools } = await client.listTools();
 report.tools = tools.map((tool) => tool.name).sort();
 check(JSON.stringify(report.tools) === JSON.stringify(EXPECTED_TOOLS), `tools: ${report.tools}`);

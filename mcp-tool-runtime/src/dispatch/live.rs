@@ -4,16 +4,17 @@
 //! names for a binary search, definitions published once) that a change replaces as a whole,
 //! so a call costs one atomic load more than with a fixed set. Changes are serialised by a
 //! lock that calls never take, and each one that changes what is served tells every connected
-//! client with `notifications/tools/list_changed`.
+//! client with `notifications/tools/list_changed`: a 2025-11-25 client on its connection, a
+//! 2026-07-28 client on each `subscriptions/listen` stream that asked for it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use arc_swap::{ArcSwap, Guard};
 use rmcp::RoleServer;
 use rmcp::model::Tool;
-use rmcp::service::Peer;
+use rmcp::service::{Peer, SubscriptionSendError, SubscriptionSink};
 
 use super::{RegistryError, ToolRegistry, check_tool, check_tools, duplicate};
 use crate::input::{InputLimits, InputMode};
@@ -170,12 +171,38 @@ struct Entry<S> {
     enabled: bool,
 }
 
-/// The connected clients, and the runtime the last one connected on, for notifications of
-/// changes made from a thread outside any runtime.
+/// The connected clients, the open `subscriptions/listen` streams that asked for tool
+/// changes, and the runtime the last of them came on, for notifications of changes made
+/// from a thread outside any runtime.
 #[derive(Default)]
 struct Peers {
     connected: Vec<Peer<RoleServer>>,
+    /// Weak: a stream is told until its [`Listening`] is dropped, when its request ends.
+    listening: Vec<Weak<SubscriptionSink>>,
     runtime: Option<tokio::runtime::Handle>,
+    /// The changes told so far.
+    changes: u64,
+    /// The streams being acknowledged, by the task that runs each, with `changes` then (see
+    /// [`Live::acknowledging`]); the oldest go first past [`MAX_ACKNOWLEDGING`].
+    acknowledging: VecDeque<(tokio::task::Id, u64)>,
+}
+
+/// How many streams may be between acceptance and `listen` at once before the oldest loses
+/// its catch-up; an entry stays only when the acknowledgment could not be sent.
+const MAX_ACKNOWLEDGING: usize = 64;
+
+impl Peers {
+    fn remember_runtime(&mut self) {
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            self.runtime = Some(runtime);
+        }
+    }
+}
+
+/// A `subscriptions/listen` stream that is told of tool changes while this is held.
+#[must_use = "the stream is told of changes only while this is held"]
+pub(crate) struct Listening {
+    _sink: Arc<SubscriptionSink>,
 }
 
 impl<S> Live<S> {
@@ -226,9 +253,50 @@ impl<S: Send + Sync + 'static> Live<S> {
         let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
         peers.connected.retain(|known| !known.is_transport_closed());
         peers.connected.push(peer);
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            peers.runtime = Some(runtime);
+        peers.remember_runtime();
+    }
+
+    /// Notes the changes told so far for the stream the current task is about to accept.
+    ///
+    /// rmcp acknowledges a stream before it calls `listen`, where the stream's sink is first
+    /// seen; a change in between would reach no one, though the client, acknowledged, may
+    /// already have listed the tools. rmcp runs acceptance, acknowledgment and `listen` in
+    /// one task, which links this note to [`Live::listen`].
+    pub(crate) fn acknowledging(&self) {
+        let Some(task) = tokio::task::try_id() else {
+            return;
+        };
+        let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+        if peers.acknowledging.len() == MAX_ACKNOWLEDGING {
+            peers.acknowledging.pop_front();
         }
+        let changes = peers.changes;
+        peers.acknowledging.push_back((task, changes));
+    }
+
+    /// Tells the `subscriptions/listen` stream of `sink` of every later change, until the
+    /// returned guard is dropped, and of one made since this task's
+    /// [`Live::acknowledging`]. The sink tags each notification with the stream's
+    /// subscription id, and sends nothing once the stream's request has ended.
+    pub(crate) async fn listen(&self, sink: SubscriptionSink) -> Listening {
+        let sink = Arc::new(sink);
+        let missed = {
+            let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+            peers.listening.retain(|known| known.strong_count() > 0);
+            peers.listening.push(Arc::downgrade(&sink));
+            peers.remember_runtime();
+            let task = tokio::task::try_id();
+            let noted = peers
+                .acknowledging
+                .iter()
+                .position(|(noted, _)| Some(*noted) == task)
+                .and_then(|at| peers.acknowledging.remove(at));
+            noted.is_some_and(|(_, changes)| changes != peers.changes)
+        };
+        if missed {
+            tell(&sink).await;
+        }
+        Listening { _sink: sink }
     }
 
     fn lock(&self) -> MutexGuard<'_, Set<S>> {
@@ -253,11 +321,16 @@ impl<S: Send + Sync + 'static> Live<S> {
         outcome
     }
 
-    /// Sends `notifications/tools/list_changed` to every connected client, without waiting:
-    /// a slow client delays nobody.
+    /// Sends `notifications/tools/list_changed` to every connected client and listening
+    /// stream, without waiting: a slow client delays nobody.
     fn notify(&self) {
         let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+        // Counted under the lock that registers streams: a stream registered after this
+        // sees the count, one registered before is in `listening`.
+        peers.changes += 1;
         peers.connected.retain(|peer| !peer.is_transport_closed());
+        let listening: Vec<_> = peers.listening.iter().filter_map(Weak::upgrade).collect();
+        peers.listening.retain(|sink| sink.strong_count() > 0);
         // The caller's runtime when it has one; else the one the last client connected on.
         let current = tokio::runtime::Handle::try_current().ok();
         let Some(runtime) = current.as_ref().or(peers.runtime.as_ref()) else {
@@ -271,6 +344,18 @@ impl<S: Send + Sync + 'static> Live<S> {
                 }
             });
         }
+        for sink in listening {
+            runtime.spawn(async move { tell(&sink).await });
+        }
+    }
+}
+
+/// Sends `notifications/tools/list_changed` on a stream.
+async fn tell(sink: &SubscriptionSink) {
+    match sink.notify_tool_list_changed().await {
+        // The stream ended between the change and now: nobody to tell.
+        Ok(()) | Err(SubscriptionSendError::SubscriptionClosed) => {}
+        Err(error) => tracing::debug!(%error, "tools/list_changed not delivered"),
     }
 }
 

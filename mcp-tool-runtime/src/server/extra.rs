@@ -1,5 +1,5 @@
 //! The user's own rmcp `ServerHandler` beside the tools (`ServerBuilder::with_handler`): its
-//! resources, prompts, completions and client notifications.
+//! resources, prompts, completions, `subscriptions/listen` streams and client notifications.
 //!
 //! rmcp's `ServerHandler` has `async fn`s, so `dyn ServerHandler` does not exist. The
 //! methods `McpServer` hands over are restated here with boxed futures and implemented for
@@ -14,9 +14,9 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, PaginatedRequestParams, ProgressNotificationParam,
     ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::tool::BoxFuture;
@@ -45,6 +45,11 @@ pub(crate) trait ExtraHandler: Send + Sync + 'static {
     ) -> Answer<'_, ReadResourceResponse>;
     fn subscribe(&self, request: SubscribeRequestParams, cx: Request) -> Answer<'_, ()>;
     fn unsubscribe(&self, request: UnsubscribeRequestParams, cx: Request) -> Answer<'_, ()>;
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter>;
+    fn listen(&self, cx: SubscriptionContext) -> Answer<'_, ()>;
     fn list_prompts(
         &self,
         page: Option<PaginatedRequestParams>,
@@ -107,6 +112,17 @@ impl<H: ServerHandler> ExtraHandler for H {
 
     fn unsubscribe(&self, request: UnsubscribeRequestParams, cx: Request) -> Answer<'_, ()> {
         Box::pin(ServerHandler::unsubscribe(self, request, cx))
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        ServerHandler::accepted_subscription_filter(self, requested)
+    }
+
+    fn listen(&self, cx: SubscriptionContext) -> Answer<'_, ()> {
+        Box::pin(ServerHandler::listen(self, cx))
     }
 
     fn list_prompts(

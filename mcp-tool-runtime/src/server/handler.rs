@@ -14,9 +14,10 @@ use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestMethod,
     ReadResourceRequestParams, ReadResourceResponse, RequestMetaObject, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
@@ -58,6 +59,16 @@ fn not_routed(method: &str) -> ErrorData {
         method_not_found(method),
         Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
     )
+}
+
+/// Whether a stream's filter holds notifications other than tool changes.
+fn accepts_more_than_tools(accepted: &SubscriptionFilter) -> bool {
+    accepted.prompts_list_changed == Some(true)
+        || accepted.resources_list_changed == Some(true)
+        || accepted
+            .resource_subscriptions
+            .as_ref()
+            .is_some_and(|uris| !uris.is_empty())
 }
 
 impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
@@ -137,6 +148,44 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         context.peer.set_peer_info(request.clone());
         self.inner.live.connect(context.peer);
         self.negotiate_initialize(&request)
+    }
+
+    /// A 2026-07-28 client's `subscriptions/listen`: tool changes are the server's to
+    /// accept; resource and prompt notifications are the handler's, when it accepts them.
+    /// rmcp then keeps only what the client asked for and `get_info` advertises, and
+    /// acknowledges the stream before `listen`: a tool change from here on reaches it.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        if requested.tools_list_changed == Some(true) {
+            self.inner.live.acknowledging();
+        }
+        let mut accepted = self
+            .extra()
+            .and_then(|extra| extra.accepted_subscription_filter(requested))
+            .unwrap_or_default();
+        accepted.tools_list_changed = Some(true);
+        Some(accepted)
+    }
+
+    /// Tells the stream of tool changes, when it asked for them, until it ends. The rest of
+    /// what it accepted can only be the handler's, which then runs the stream: rmcp gives
+    /// one context per stream, so the handler's `listen` holds it and its return ends the
+    /// stream for both.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let accepted = context.accepted();
+        let _listening = match accepted.tools_list_changed {
+            Some(true) => Some(self.inner.live.listen(context.sink().clone()).await),
+            _ => None,
+        };
+        match self.extra() {
+            Some(extra) if accepts_more_than_tools(accepted) => extra.listen(context).await,
+            _ => {
+                context.cancelled().await;
+                Ok(())
+            }
+        }
     }
 
     /// Capped at the newest revision this server was built and tested for, so that an rmcp

@@ -27,6 +27,7 @@ pub(crate) const SUPPORTED_METHODS: &[&str] = &[
     "ping",
     "tools/list",
     "tools/call",
+    "subscriptions/listen",
     "logging/setLevel",
     "resources/list",
     "resources/templates/list",

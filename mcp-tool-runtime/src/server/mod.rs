@@ -178,10 +178,13 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// `completion/complete` and the client's notifications (`initialized`, roots changed,
     /// …) to `handler`. Its `initialize` answer adds the handler's resources, prompts,
     /// completions, experimental and extension capabilities to its own tools and logging; the
-    /// server's [`instructions`](Self::instructions) win over the handler's. Everything goes
-    /// through the same transport, so the stdio checks and the HTTP guard apply to the
-    /// handler's methods too. One handler serves every session; a second call replaces the
-    /// first.
+    /// server's [`instructions`](Self::instructions) win over the handler's. On a 2026-07-28
+    /// `subscriptions/listen` stream the server sends the tool changes; what else the
+    /// handler's `accepted_subscription_filter` accepts (resource and prompt notifications it
+    /// advertises) makes the handler's `listen` run the stream, with the tool changes still
+    /// sent on it. Everything goes through the same transport, so the stdio checks and the
+    /// HTTP guard apply to the handler's methods too. One handler serves every session; a
+    /// second call replaces the first.
     ///
     /// ```
     /// use mcp_tool_runtime::rmcp::model::{

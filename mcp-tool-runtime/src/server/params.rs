@@ -21,6 +21,7 @@ const REQUIRED_PARAMS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("tools/call", &[("name", "string")]),
+    ("subscriptions/listen", &[("notifications", "object")]),
     ("resources/read", &[("uri", "string")]),
     ("resources/subscribe", &[("uri", "string")]),
     ("resources/unsubscribe", &[("uri", "string")]),
