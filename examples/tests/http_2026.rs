@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
 
 /// What the inventory server implements in revision 2026-07-28.
-const METHODS_2026: &str = "server/discover, tools/list, tools/call, resources/list, \
+const METHODS_2026: &str = "server/discover, tools/list, tools/call, subscriptions/listen, resources/list, \
                             resources/templates/list, resources/read, prompts/list, prompts/get, \
                             completion/complete";
 
@@ -136,7 +136,8 @@ fn unknown_methods_of_a_2026_request_get_404_naming_the_methods_of_its_revision(
     assert_eq!(
         body["error"]["message"],
         "Method not found: 'unknown/method'. This server implements: initialize, \
-         server/discover, ping, tools/list, tools/call, logging/setLevel, resources/list, \
+         server/discover, ping, tools/list, tools/call, subscriptions/listen, logging/setLevel, \
+         resources/list, \
          resources/templates/list, resources/read, prompts/list, prompts/get, \
          completion/complete."
     );
