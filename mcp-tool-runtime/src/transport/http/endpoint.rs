@@ -24,7 +24,7 @@ use super::guard::{HttpGuard, HttpGuardLayer};
 use super::in_flight::{Claim, InFlight};
 use super::release::{BodyBytes, release_memory};
 use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject, reject_request};
-use super::sessions::SessionCap;
+use super::sessions::{CountedSessions, SessionCap};
 use super::{HttpOptions, text};
 use crate::error::ToolError;
 use crate::input::InputLimits;
@@ -151,13 +151,13 @@ impl<S: Send + Sync + 'static> Clone for Endpoint<S> {
 }
 
 struct EndpointState<S: Send + Sync + 'static> {
-    service: StreamableHttpService<McpServer<S>, LocalSessionManager>,
+    service: StreamableHttpService<McpServer<S>, CountedSessions>,
     /// rmcp's sessions, shared with `service`, to tell a DELETE of an unknown one.
     sessions: Arc<LocalSessionManager>,
     /// The request ids being answered on each session, to refuse a duplicate.
     in_flight: InFlight,
     /// The places under [`HttpOptions::max_sessions`].
-    session_cap: SessionCap,
+    session_cap: Arc<SessionCap>,
     /// The body bytes read, to know when to give freed memory back (see `release`).
     body_bytes: BodyBytes,
     /// The server's limits on a message's arrays and objects, checked on each body.
@@ -179,17 +179,19 @@ impl<S: Send + Sync + 'static> Endpoint<S> {
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(options.session_idle_timeout);
         let sessions = Arc::new(sessions);
-        let service = StreamableHttpService::new(
-            move || Ok(server.new_session()),
-            Arc::clone(&sessions),
-            config,
-        );
+        let session_cap = Arc::new(SessionCap::new(options.max_sessions));
+        let counted = CountedSessions {
+            local: Arc::clone(&sessions),
+            cap: Arc::clone(&session_cap),
+        };
+        let service =
+            StreamableHttpService::new(move || Ok(server.new_session()), Arc::new(counted), config);
         Self {
             state: Arc::new(EndpointState {
                 service,
                 sessions,
                 in_flight: InFlight::default(),
-                session_cap: SessionCap::new(options.max_sessions),
+                session_cap,
                 body_bytes: BodyBytes::default(),
                 limits,
                 stateless: options.stateless,

@@ -4,27 +4,42 @@
 //! left; the cap stops the ones a client opens faster than that; `release` gives the memory
 //! of closed ones back to the system.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use futures_core::Stream;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::common::server_side_http::{ServerSseMessage, SessionId};
+use rmcp::transport::streamable_http_server::session::local::{
+    LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
+};
+use rmcp::transport::streamable_http_server::session::{
+    EventStore, RestoreOutcome, SessionManager,
+};
+use rmcp::transport::worker::WorkerTransport;
 
 /// The places under the cap: live sessions, and the `initialize` requests on their way to
 /// becoming one.
 pub(super) struct SessionCap {
     cap: usize,
+    /// Places held for `initialize` requests whose session rmcp has not stored yet.
     opening: AtomicUsize,
+    /// Sessions rmcp stored while their request still held its place: the place is given
+    /// back at storage, so that a session is never counted twice (stored, and opening).
+    stored_early: AtomicUsize,
     /// How many places were ever given: with the live count, how many sessions closed.
     given: AtomicUsize,
 }
 
 /// A place held for one `initialize` until rmcp has stored its session (or failed to).
-pub(super) struct Opening<'c>(&'c AtomicUsize);
+pub(super) struct Opening<'c>(&'c SessionCap);
 
 impl SessionCap {
     pub(super) fn new(cap: usize) -> Self {
         Self {
             cap,
             opening: AtomicUsize::new(0),
+            stored_early: AtomicUsize::new(0),
             given: AtomicUsize::new(0),
         }
     }
@@ -32,16 +47,32 @@ impl SessionCap {
     /// A place for one more session, or `None` when the cap is reached. Counted under rmcp's
     /// read lock, which its insertions wait for: no session is stored between the count of
     /// the live ones and the claim, and a claim is given back only once its session is
-    /// stored, so concurrent `initialize` requests never take the count past the cap.
+    /// stored, so concurrent `initialize` requests never take the count past the cap. A
+    /// refused request claims nothing, so that it cannot crowd out one that fits.
     pub(super) async fn reserve(&self, sessions: &LocalSessionManager) -> Option<Opening<'_>> {
         let live = sessions.sessions.read().await;
-        let opening = self.opening.fetch_add(1, Ordering::SeqCst);
-        let held = Opening(&self.opening);
-        let free = live.len() + opening < self.cap;
-        if free {
-            self.given.fetch_add(1, Ordering::Relaxed);
+        let free = self.cap.saturating_sub(live.len());
+        self.opening
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |opening| {
+                (opening < free).then_some(opening + 1)
+            })
+            .ok()?;
+        self.given.fetch_add(1, Ordering::Relaxed);
+        Some(Opening(self))
+    }
+
+    /// rmcp stored a session: its request's place is given back now, not when the request
+    /// ends (the handshake lies between), or it would be counted twice meanwhile.
+    fn stored(&self) {
+        let given_back = self
+            .opening
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |opening| {
+                opening.checked_sub(1)
+            })
+            .is_ok();
+        if given_back {
+            self.stored_early.fetch_add(1, Ordering::SeqCst);
         }
-        free.then_some(held)
     }
 
     /// The cap.
@@ -56,7 +87,104 @@ impl SessionCap {
 }
 
 impl Drop for Opening<'_> {
+    /// Gives the place back, unless its session was stored and gave it back already.
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        let cap = self.0;
+        let already = cap
+            .stored_early
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |early| {
+                early.checked_sub(1)
+            })
+            .is_ok();
+        if !already {
+            cap.opening.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// rmcp's local sessions, telling the cap the moment one is stored.
+pub(super) struct CountedSessions {
+    pub(super) local: Arc<LocalSessionManager>,
+    pub(super) cap: Arc<SessionCap>,
+}
+
+impl SessionManager for CountedSessions {
+    type Error = LocalSessionManagerError;
+    type Transport = WorkerTransport<LocalSessionWorker>;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        let created = self.local.create_session().await?;
+        self.cap.stored();
+        Ok(created)
+    }
+
+    fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
+        self.local.initialize_session(id, message)
+    }
+
+    fn has_session(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<Output = Result<bool, Self::Error>> + Send {
+        self.local.has_session(id)
+    }
+
+    fn close_session(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.local.close_session(id)
+    }
+
+    fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.local.create_stream(id, message)
+    }
+
+    fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.local.accept_message(id, message)
+    }
+
+    fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.local.create_standalone_stream(id)
+    }
+
+    fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.local.resume(id, last_event_id)
+    }
+
+    fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> impl Future<Output = Result<RestoreOutcome<Self::Transport>, Self::Error>> + Send {
+        self.local.restore_session(id)
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.local.event_store()
     }
 }
