@@ -273,31 +273,32 @@ const SCORED_2025_11_25: &[&str] = &[
 
 #[test]
 fn conformance_requirements_of_2025_11_25_all_pass() {
+    let total = requirements_pass("2025-11-25", SCORED_2025_11_25);
+    assert!(total.ends_with(" 0 failed"), "{total}");
+}
+
+/// Runs the 0.2.0 suite's frozen requirement set of `revision` against the `conformance`
+/// example: it must exit 0, and each of `scored` must pass. Returns the total line.
+fn requirements_pass(revision: &str, scored: &[&str]) -> String {
     let clients = clients();
     let server = HttpServer::start(CONFORMANCE, &[], &[]);
     let output = clients
         .command(&clients.conformance_next)
-        .args([
-            "server",
-            "--url",
-            &server.url(),
-            "--requirements",
-            "2025-11-25",
-        ])
+        .args(["server", "--url", &server.url(), "--requirements", revision])
         .current_dir(std::env::temp_dir())
         .output()
         .expect("run the conformance suite 0.2.0");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "a scored scenario of 2025-11-25 failed:\n{stdout}\n{}",
+        "a scored scenario of {revision} failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        stdout.contains("Running requirements 2025-11-25 ("),
+        stdout.contains(&format!("Running requirements {revision} (")),
         "{stdout}"
     );
-    for scenario in SCORED_2025_11_25 {
+    for scenario in scored {
         let line = summary_line(&stdout, scenario);
         assert!(
             line.contains('✓') && line.contains(" 0 failed"),
@@ -307,9 +308,10 @@ fn conformance_requirements_of_2025_11_25_all_pass() {
     let total = stdout
         .lines()
         .find(|line| line.starts_with("Total: "))
-        .expect("a total line");
-    assert!(total.ends_with(" 0 failed"), "{total}");
-    println!("conformance 0.2.0, 2025-11-25: {total}");
+        .expect("a total line")
+        .to_string();
+    println!("conformance 0.2.0, {revision}: {total}");
+    total
 }
 
 /// The server scenarios the 2026-07-28 revision requires, as the 0.2.0 suite freezes them
@@ -356,40 +358,6 @@ const SCORED_2026_07_28: &[&str] = &[
 
 #[test]
 fn conformance_requirements_of_2026_07_28_all_pass() {
-    let clients = clients();
-    let server = HttpServer::start(CONFORMANCE, &[], &[]);
-    let output = clients
-        .command(&clients.conformance_next)
-        .args([
-            "server",
-            "--url",
-            &server.url(),
-            "--requirements",
-            "2026-07-28",
-        ])
-        .current_dir(std::env::temp_dir())
-        .output()
-        .expect("run the conformance suite 0.2.0");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "a scored scenario of 2026-07-28 failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(
-        stdout.contains("Running requirements 2026-07-28 ("),
-        "{stdout}"
-    );
-    for scenario in SCORED_2026_07_28 {
-        let line = summary_line(&stdout, scenario);
-        assert!(
-            line.contains('✓') && line.contains(" 0 failed"),
-            "{scenario}: {line}"
-        );
-    }
-    let total = stdout
-        .lines()
-        .find(|line| line.starts_with("Total: "))
-        .expect("a total line");
-    println!("conformance 0.2.0, 2026-07-28: {total}");
+    // The suite's unscored scenarios (the tasks extension, pending ones) may fail.
+    requirements_pass("2026-07-28", SCORED_2026_07_28);
 }

@@ -27,6 +27,15 @@ pub struct Colour {
     color: String,
 }
 
+/// Asks under the key `confirm` whether the user confirms.
+async fn confirm(ctx: &ToolContext) -> Result<bool, ContextError> {
+    let answer = ctx
+        .input("confirm")
+        .elicit::<Confirmation>("Please confirm")
+        .await?;
+    Ok(answer.accepted().is_some_and(|answer| answer.ok))
+}
+
 fn name_of(answer: Elicitation<Name>) -> String {
     answer
         .accepted()
@@ -80,12 +89,7 @@ pub async fn test_input_required_result_list_roots(ctx: ToolContext) -> Result<S
 pub async fn test_input_required_result_request_state(
     ctx: ToolContext,
 ) -> Result<String, ToolError> {
-    let answer = ctx
-        .input("confirm")
-        .elicit::<Confirmation>("Please confirm")
-        .await?;
-    let confirmed = answer.accepted().is_some_and(|answer| answer.ok);
-    Ok(format!("state-ok: confirmed={confirmed}"))
+    Ok(format!("state-ok: confirmed={}", confirm(&ctx).await?))
 }
 
 /// Ask for a name, a greeting from the model and the client's roots, all in one round.
@@ -130,14 +134,7 @@ pub async fn test_input_required_result_multi_round(ctx: ToolContext) -> Result<
 pub async fn test_input_required_result_tampered_state(
     ctx: ToolContext,
 ) -> Result<String, ToolError> {
-    let answer = ctx
-        .input("confirm")
-        .elicit::<Confirmation>("Please confirm")
-        .await?;
-    Ok(format!(
-        "confirmed={}",
-        answer.accepted().is_some_and(|answer| answer.ok)
-    ))
+    Ok(format!("confirmed={}", confirm(&ctx).await?))
 }
 
 /// Ask the model something: a client that did not declare sampling gets -32021 on
