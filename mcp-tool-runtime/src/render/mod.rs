@@ -16,7 +16,8 @@ mod tool;
 mod violation;
 
 pub(crate) use elicit::{
-    NO_CLIENT_TO_ASK, WAITING_FOR_INPUT, capability_not_declared, unusable_answer,
+    NO_CLIENT_TO_ASK, ROOTS_NOT_DECLARED, SAMPLING_NOT_DECLARED, WAITING_FOR_INPUT,
+    elicitation_not_declared, tampered_state, unusable_answer,
 };
 pub(crate) use limits::{at_capacity, rate_limited};
 pub(crate) use phrases::{byte_size, received, type_phrase, unit_words};

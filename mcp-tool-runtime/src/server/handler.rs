@@ -458,7 +458,7 @@ fn millis(duration: std::time::Duration) -> u64 {
 /// with an `InputRequiredResult` rather than go out as requests.
 fn asks_in_rounds(meta: &RequestMetaObject) -> bool {
     meta.protocol_version()
-        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+        .is_some_and(|version| !version.has_initialize())
 }
 
 impl<S> McpServer<S> {

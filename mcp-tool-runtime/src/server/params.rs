@@ -116,13 +116,3 @@ fn param_wrong_type(name: &str, expected_type: &str, value: &Value) -> String {
 
 /// Params that do not fit, for no reason found in the required members.
 const PARAMS_UNREADABLE: &str = "the params do not match this method's schema";
-
-/// A 2026-07-28 retry whose `requestState` does not open: altered, expired, or from another
-/// call (`why` is the codec's reason).
-pub(crate) fn tampered_state(why: &str) -> String {
-    format!(
-        "Invalid params: the requestState was not issued for this call ({why}). Send it back \
-         exactly as the InputRequiredResult gave it, with the same tool and arguments, or call \
-         again without requestState and inputResponses to start over."
-    )
-}

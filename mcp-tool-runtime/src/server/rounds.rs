@@ -13,8 +13,8 @@ use rmcp::model::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::params::tampered_state;
 use crate::dispatch::RegistryError;
+use crate::render::tampered_state;
 use crate::tool::Principal;
 
 /// How long a sealed state stays valid by default: a question may wait for a person.
@@ -106,8 +106,8 @@ pub(crate) fn binding(
     [tool, &arguments, caller].join("\u{0}").into_bytes()
 }
 
-/// 32 bytes from the operating system's generator, through two version-4 UUIDs (uuid is
-/// already a dependency; its `v4` reads getrandom).
+/// 32 bytes from the operating system's generator (244 of them random), through two
+/// version-4 UUIDs: uuid is already a dependency, and its `v4` reads getrandom.
 fn random_key() -> Vec<u8> {
     let mut key = uuid::Uuid::new_v4().as_bytes().to_vec();
     key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());

@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use rmcp::RoleServer;
@@ -40,7 +41,7 @@ pub(crate) struct Rounds {
     /// A capability the tool needed and the client did not declare.
     missing: Mutex<Option<Missing>>,
     /// The number of questions asked without a key, which names the next one.
-    unnamed: Mutex<usize>,
+    unnamed: AtomicUsize,
 }
 
 impl Rounds {
@@ -73,9 +74,8 @@ impl Rounds {
         match key {
             Some(key) => key.into_owned(),
             None => {
-                let mut unnamed = lock(&self.unnamed);
-                *unnamed += 1;
-                format!("{kind}-{unnamed}")
+                let number = self.unnamed.fetch_add(1, Ordering::Relaxed) + 1;
+                format!("{kind}-{number}")
             }
         }
     }

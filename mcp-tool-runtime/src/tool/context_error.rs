@@ -1,7 +1,10 @@
 //! Why a tool's message or question to the client failed, and what the model reads then.
 
+#![allow(deprecated)] // rmcp marks sampling and roots deprecated (SEP-2577); older peers use both.
+
 use std::fmt;
 
+use rmcp::model::{ClientCapabilities, ElicitationCapability};
 use rmcp::service::{ElicitationMode, ServiceError};
 
 use crate::error::{IntoToolError, ToolError};
@@ -72,7 +75,7 @@ pub enum ClientCapability {
 }
 
 impl ClientCapability {
-    /// How the model reads it: "form elicitation", "sampling".
+    /// How the log names it: "form elicitation", "sampling".
     pub(crate) fn phrase(self) -> &'static str {
         match self {
             Self::Elicitation(ElicitationMode::Url) => "URL elicitation",
@@ -83,16 +86,33 @@ impl ClientCapability {
     }
 
     /// The `ClientCapabilities` that declare it, as a -32021 error names them.
-    pub(crate) fn as_capabilities(self) -> rmcp::model::ClientCapabilities {
-        let value = match self {
-            Self::Elicitation(ElicitationMode::Url) => {
-                serde_json::json!({"elicitation": {"url": {}}})
+    pub(crate) fn as_capabilities(self) -> ClientCapabilities {
+        let mut capabilities = ClientCapabilities::default();
+        match self {
+            Self::Elicitation(mode) => {
+                let mut elicitation = ElicitationCapability::default();
+                match mode {
+                    ElicitationMode::Url => elicitation.url = Some(Default::default()),
+                    _ => elicitation.form = Some(Default::default()),
+                }
+                capabilities.elicitation = Some(elicitation);
             }
-            Self::Elicitation(_) => serde_json::json!({"elicitation": {"form": {}}}),
-            Self::Sampling => serde_json::json!({"sampling": {}}),
-            Self::Roots => serde_json::json!({"roots": {}}),
-        };
-        serde_json::from_value(value).unwrap_or_default()
+            Self::Sampling => capabilities.sampling = Some(Default::default()),
+            Self::Roots => capabilities.roots = Some(Default::default()),
+        }
+        capabilities
+    }
+}
+
+/// What the model reads when the client did not declare `capability`.
+fn not_declared(capability: ClientCapability) -> String {
+    match capability {
+        ClientCapability::Elicitation(ElicitationMode::Url) => {
+            render::elicitation_not_declared("URL")
+        }
+        ClientCapability::Elicitation(_) => render::elicitation_not_declared("form"),
+        ClientCapability::Sampling => render::SAMPLING_NOT_DECLARED.to_string(),
+        ClientCapability::Roots => render::ROOTS_NOT_DECLARED.to_string(),
     }
 }
 
@@ -145,8 +165,7 @@ impl IntoToolError for ContextError {
                 ToolError::unavailable(render::NO_CLIENT_TO_ASK).with_retryable(false)
             }
             Self::NotDeclared(capability) => {
-                ToolError::unavailable(render::capability_not_declared(capability.phrase()))
-                    .with_retryable(false)
+                ToolError::unavailable(not_declared(*capability)).with_retryable(false)
             }
             Self::Answer { error, .. } => {
                 ToolError::upstream(render::unusable_answer(&error.to_string()))

@@ -16,6 +16,7 @@ use rmcp::model::{
 };
 use serde_json::json;
 
+use super::revision::PROTOCOL_VERSION_KEY;
 use super::{Inbound, error_response, text};
 use crate::server::SUPPORTED_PROTOCOL_VERSIONS;
 
@@ -66,9 +67,7 @@ pub(crate) fn starts_session(message: &ClientJsonRpcMessage) -> bool {
 
 /// Whether a request carries a protocol revision in its `_meta`: a 2026-07-28 client's.
 fn names_its_revision(request: &ClientRequest) -> bool {
-    request
-        .get_meta()
-        .contains_key("io.modelcontextprotocol/protocolVersion")
+    request.get_meta().contains_key(PROTOCOL_VERSION_KEY)
 }
 
 /// Whether `message` is an `initialize` request.
