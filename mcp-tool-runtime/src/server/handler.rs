@@ -10,12 +10,12 @@ use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult,
     CancelledNotificationParam, CompleteRequestParams, CompleteResult, CustomNotification,
     CustomRequest, CustomResult, DiscoverResult, ErrorCode, ErrorData, GetPromptRequestMethod,
-    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestMethod,
-    ReadResourceRequestParams, ReadResourceResponse, RequestMetaObject, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
+    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse, RequestMetaObject,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -71,18 +71,27 @@ fn accepts_more_than_tools(accepted: &SubscriptionFilter) -> bool {
             .is_some_and(|uris| !uris.is_empty())
 }
 
+/// What the server says of itself before a handler adds its own: built once, since rmcp
+/// asks for it several times a request.
+pub(super) fn base_info(
+    implementation: Implementation,
+    instructions: Option<String>,
+) -> ServerConfig {
+    let capabilities = ServerCapabilities::builder()
+        .enable_tools()
+        .enable_tool_list_changed()
+        .enable_logging()
+        .build();
+    let info = ServerConfig::new(capabilities).with_server_info(implementation);
+    match instructions {
+        Some(instructions) => info.with_instructions(instructions),
+        None => info,
+    }
+}
+
 impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_tool_list_changed()
-            .enable_logging()
-            .build();
-        let mut info =
-            ServerConfig::new(capabilities).with_server_info(self.inner.implementation.clone());
-        if let Some(instructions) = &self.inner.instructions {
-            info = info.with_instructions(instructions.clone());
-        }
+        let info = self.inner.info.clone();
         match self.extra() {
             Some(extra) => merge_info(info, extra.info()),
             None => info,

@@ -17,7 +17,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{CacheScope, Implementation};
+use rmcp::model::{CacheScope, Implementation, ServerConfig};
 use serde_json::Value;
 
 use self::extra::ExtraHandler;
@@ -321,8 +321,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 state: Shared::new(self.state),
                 live: Arc::new(live),
                 visibility: self.visibility,
-                implementation,
-                instructions: self.instructions,
+                info: handler::base_info(implementation, self.instructions),
                 default_timeout: self.default_timeout,
                 handler: self.handler,
                 middleware: self.middleware,
@@ -365,8 +364,8 @@ struct Inner<S> {
     state: Shared<S>,
     live: Arc<Live<S>>,
     visibility: Option<Visibility>,
-    implementation: Implementation,
-    instructions: Option<String>,
+    /// The server's name, version, instructions and capabilities.
+    info: ServerConfig,
     default_timeout: Option<Duration>,
     /// The user's handler of everything but tools and logging (`with_handler`).
     handler: Option<Arc<dyn ExtraHandler>>,
@@ -420,7 +419,7 @@ impl<S> McpServer<S> {
 impl<S> fmt::Debug for McpServer<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
-            .field("name", &self.inner.implementation.name)
+            .field("name", &self.inner.info.server_info.name)
             .field("tools", &*self.inner.live.load())
             .finish()
     }

@@ -7,7 +7,8 @@ use std::sync::{Arc, Weak};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
-use http::{HeaderValue, Method, Request, StatusCode, header};
+use http::request::Parts;
+use http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, Limited};
 use rmcp::model::{ErrorCode, GetMeta, JsonRpcMessage, RequestId};
@@ -25,7 +26,7 @@ use super::in_flight::{Claim, InFlight};
 use super::release::{BodyBytes, release_memory};
 use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject, reject_request};
 use super::sessions::{CountedSessions, SessionCap};
-use super::{HttpOptions, text};
+use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
 use crate::error::ToolError;
 use crate::input::InputLimits;
 use crate::server::McpServer;
@@ -35,7 +36,7 @@ use crate::tool::{BoxFuture, run_heavy};
 /// clients close sessions or leave them idle, which takes seconds to minutes.
 const SESSION_RETRY_AFTER_SECS: u64 = 30;
 /// The header that names a session.
-const SESSION_HEADER: &str = "mcp-session-id";
+const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 /// A POST body past this size is screened on the sync tools' threads, not on the executor.
 const LARGE_BODY_BYTES: usize = 64 * 1024;
 /// The most of a plain-text rejection from rmcp that is kept as its detail.
@@ -116,6 +117,22 @@ async fn release_while_alive<S: Send + Sync + 'static>(state: Weak<EndpointState
         })
     })
     .await;
+}
+
+impl<S: Send + Sync + 'static> HttpService<S> {
+    /// Serves one request, its future held by the caller: the listener's path. Through
+    /// [`Service::call`] a request costs two boxed futures, the inner one as large as rmcp's
+    /// whole request future, allocated and freed on every call.
+    pub(super) async fn serve<B>(&self, request: Request<B>) -> HttpResponse
+    where
+        B: Body<Data = Bytes>,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        match self.guarded.admit(request).await {
+            Ok((parts, body)) => self.guarded.inner().state.handle(parts, body).await,
+            Err(rejection) => rejection,
+        }
+    }
 }
 
 impl<S, B> Service<Request<B>> for HttpService<S>
@@ -211,13 +228,20 @@ impl<S: Send + Sync + 'static> Service<Request<Full<Bytes>>> for Endpoint<S> {
 
     fn call(&mut self, request: Request<Full<Bytes>>) -> Self::Future {
         let state = Arc::clone(&self.state);
-        Box::pin(async move { Ok(state.handle(request).await) })
+        let (parts, body) = request.into_parts();
+        Box::pin(async move {
+            let bytes = match body.collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(never) => match never {},
+            };
+            Ok(state.handle(parts, bytes).await)
+        })
     }
 }
 
 impl<S: Send + Sync + 'static> EndpointState<S> {
-    async fn handle(&self, request: Request<Full<Bytes>>) -> HttpResponse {
-        let (request, screened) = match self.admit(request).await {
+    async fn handle(&self, parts: Parts, body: Bytes) -> HttpResponse {
+        let (request, screened) = match self.admit(parts, body).await {
             Ok(admitted) => admitted,
             Err(rejection) => return rejection,
         };
@@ -246,14 +270,10 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
     /// stops it here.
     async fn admit(
         &self,
-        request: Request<Full<Bytes>>,
+        parts: Parts,
+        bytes: Bytes,
     ) -> Result<(Request<Full<Bytes>>, Screened), HttpResponse> {
-        self.check_session(&request).await?;
-        let (parts, body) = request.into_parts();
-        let bytes = match body.collect().await {
-            Ok(collected) => collected.to_bytes(),
-            Err(never) => match never {},
-        };
+        self.check_session(&parts).await?;
         self.body_bytes.add(bytes.len());
         let stateless = header_is_stateless(&parts);
         let (bytes, screened) = if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
@@ -272,11 +292,11 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
     }
 
     /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
-    async fn check_session(&self, request: &Request<Full<Bytes>>) -> Result<(), HttpResponse> {
-        if request.method() != Method::DELETE {
+    async fn check_session(&self, parts: &Parts) -> Result<(), HttpResponse> {
+        if parts.method != Method::DELETE {
             return Ok(());
         }
-        let Some(id) = request.headers().get(SESSION_HEADER) else {
+        let Some(id) = parts.headers.get(SESSION_HEADER) else {
             return Ok(());
         };
         let id = id.to_str().unwrap_or("<not text>");
@@ -359,10 +379,10 @@ fn internal_failure(error: &ToolError) -> HttpResponse {
 }
 
 /// Whether the `MCP-Protocol-Version` header names a revision without the handshake.
-fn header_is_stateless(parts: &http::request::Parts) -> bool {
+fn header_is_stateless(parts: &Parts) -> bool {
     parts
         .headers
-        .get("mcp-protocol-version")
+        .get(PROTOCOL_VERSION_HEADER)
         .and_then(|version| version.to_str().ok())
         .is_some_and(jsonrpc::is_stateless)
 }

@@ -20,7 +20,7 @@ use super::super::jsonrpc;
 use super::auth::authenticate;
 use super::authority::{host_allowed, origin_allowed};
 use super::reply::{HttpResponse, forbidden, reject, reject_request};
-use super::{HttpOptions, text};
+use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
 use crate::server::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::tool::BoxFuture;
 
@@ -114,7 +114,11 @@ where
         let options = Arc::clone(&self.options);
         Box::pin(async move {
             match admit(&options, request).await {
-                Ok(admitted) => inner.call(admitted).await,
+                Ok((parts, body)) => {
+                    inner
+                        .call(Request::from_parts(parts, Full::new(body)))
+                        .await
+                }
                 Err(rejection) => Ok(rejection),
             }
         })
@@ -123,10 +127,27 @@ where
 
 /// The request with its whole body, or the answer that stops it here. The rules go in
 /// their documented order; the first one broken answers.
+impl<T> HttpGuard<T> {
+    /// The guard's rules on `request`, for a caller that then serves it with [`Self::inner`]
+    /// itself: the listener does, so that a request's future is not boxed twice.
+    pub(super) async fn admit<B>(&self, request: Request<B>) -> Result<(Parts, Bytes), HttpResponse>
+    where
+        B: Body<Data = Bytes>,
+        B::Error: Into<BoxError>,
+    {
+        admit(&self.options, request).await
+    }
+
+    /// The service behind the guard.
+    pub(super) fn inner(&self) -> &T {
+        &self.inner
+    }
+}
+
 async fn admit<B>(
     options: &HttpOptions,
     request: Request<B>,
-) -> Result<Request<Full<Bytes>>, HttpResponse>
+) -> Result<(Parts, Bytes), HttpResponse>
 where
     B: Body<Data = Bytes>,
     B::Error: Into<BoxError>,
@@ -150,7 +171,7 @@ where
         let rejection = version_rejection(version, bytes.as_ref().ok());
         return Err(logged(rejection, &parts));
     }
-    Ok(Request::from_parts(parts, Full::new(bytes?)))
+    Ok((parts, bytes?))
 }
 
 fn logged(rejection: HttpResponse, parts: &Parts) -> HttpResponse {
@@ -254,7 +275,7 @@ fn check_method(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse
 
 /// The `MCP-Protocol-Version` header, when it names a revision this server does not speak.
 fn unsupported_version(parts: &Parts) -> Option<&str> {
-    let version = parts.headers.get("mcp-protocol-version")?;
+    let version = parts.headers.get(PROTOCOL_VERSION_HEADER)?;
     let version = version.to_str().unwrap_or("<not text>");
     (!SUPPORTED_PROTOCOL_VERSIONS.contains(&version)).then_some(version)
 }

@@ -11,13 +11,13 @@ use http::{Request, StatusCode, header};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
-use tower_service::Service;
 
 use super::super::shutdown;
+use super::clock::ConnectionClock;
 use super::reply::{HttpResponse, OVERLOADED_CODE, reject};
 use super::{HttpOptions, HttpService, text};
 use crate::server::{McpServer, ServeError};
@@ -97,10 +97,7 @@ impl<S: Send + Sync + 'static> Site<S> {
                 &[],
             );
         }
-        match self.service.clone().call(request).await {
-            Ok(response) => response,
-            Err(never) => match never {},
-        }
+        self.service.serve(request).await
     }
 }
 
@@ -194,7 +191,7 @@ async fn serve_connection<S: Send + Sync + 'static>(site: Arc<Site<S>>, accepted
     });
     let mut builder = http1::Builder::new();
     builder
-        .timer(TokioTimer::new())
+        .timer(ConnectionClock::default())
         .header_read_timeout(header_timeout);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);

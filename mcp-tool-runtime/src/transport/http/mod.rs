@@ -11,6 +11,7 @@
 
 mod auth;
 mod authority;
+mod clock;
 mod endpoint;
 mod guard;
 mod in_flight;
@@ -20,6 +21,11 @@ mod release;
 mod reply;
 mod sessions;
 mod text;
+
+/// The header naming the protocol revision of a request, as a name made once: looked up by
+/// a `&str`, a header name is parsed again on every request.
+const PROTOCOL_VERSION_HEADER: http::HeaderName =
+    http::HeaderName::from_static("mcp-protocol-version");
 
 pub use auth::{StaticToken, TokenRejection, TokenVerifier};
 pub use endpoint::HttpService;

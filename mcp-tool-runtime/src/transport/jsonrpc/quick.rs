@@ -11,7 +11,7 @@
 use std::fmt;
 
 use rmcp::model::{NumberOrString, RequestId};
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::revision::{PROTOCOL_VERSION_KEY, removed_method, served_stateless};
 use crate::server::SUPPORTED_METHODS;
@@ -44,31 +44,34 @@ pub(crate) fn quick_request(bytes: &[u8]) -> Option<QuickRequest> {
 /// Whether `bytes` has a `\uD…` escape: only the full check repairs lone surrogates, and
 /// the skipping read does not look inside strings.
 fn may_hold_surrogate(bytes: &[u8]) -> bool {
-    memchr::memmem::find_iter(bytes, br"\u")
-        .any(|at| matches!(bytes.get(at + 2), Some(b'd' | b'D')))
+    memchr::memchr_iter(b'\\', bytes).any(|at| {
+        bytes.get(at + 1) == Some(&b'u') && matches!(bytes.get(at + 2), Some(b'd' | b'D'))
+    })
 }
 
+/// The envelope's members as they stand in the body: borrowed, so reading them allocates
+/// nothing (an escaped `jsonrpc` or `method` fails the quick read and takes the full check).
 #[derive(Default)]
-struct Envelope {
+struct Envelope<'de> {
     version_ok: bool,
     id: Option<RequestId>,
-    method: Option<String>,
+    method: Option<&'de str>,
     params: Option<Params>,
 }
 
-impl Envelope {
+impl Envelope<'_> {
     fn into_request(self) -> Option<QuickRequest> {
         let (true, Some(id), Some(method)) = (self.version_ok, self.id, self.method) else {
             return None;
         };
-        if !SUPPORTED_METHODS.contains(&method.as_str()) {
+        if !SUPPORTED_METHODS.contains(&method) {
             return None;
         }
         let revision = self
             .params
             .as_ref()
             .and_then(|params| params.revision.as_deref());
-        if revision.and_then(served_stateless).is_some() && removed_method(&method) {
+        if revision.and_then(served_stateless).is_some() && removed_method(method) {
             return None;
         }
         let arguments_fit = self
@@ -89,13 +92,13 @@ impl Envelope {
 struct EnvelopeVisitor;
 
 impl<'de> Visitor<'de> for EnvelopeVisitor {
-    type Value = Envelope;
+    type Value = Envelope<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON-RPC request")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
         let mut envelope = Envelope::default();
         let mut seen = [false; 4];
         while let Some(key) = map.next_key::<Key>()? {
@@ -106,7 +109,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 return Err(de::Error::custom("duplicate member"));
             }
             match key {
-                Key::Jsonrpc => envelope.version_ok = map.next_value::<String>()? == "2.0",
+                Key::Jsonrpc => envelope.version_ok = map.next_value::<&str>()? == "2.0",
                 Key::Id => envelope.id = map.next_value::<Id>()?.0,
                 Key::Method => envelope.method = Some(map.next_value()?),
                 Key::Params => envelope.params = Some(map.next_value()?),
@@ -144,15 +147,39 @@ impl Key {
 
 impl<'de> de::Deserialize<'de> for Key {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Ok(match name.as_ref() {
-            "jsonrpc" => Self::Jsonrpc,
-            "id" => Self::Id,
-            "method" => Self::Method,
-            "params" => Self::Params,
-            "result" | "error" => Self::ResultOrError,
-            _ => Self::Other,
+        const NAMES: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
+        Ok(match NameIn(NAMES).deserialize(deserializer)? {
+            Some(0) => Self::Jsonrpc,
+            Some(1) => Self::Id,
+            Some(2) => Self::Method,
+            Some(3) => Self::Params,
+            Some(_) => Self::ResultOrError,
+            None => Self::Other,
         })
+    }
+}
+
+/// Which of its names a member name is, if any: read in place, never copied, since a
+/// body's every member name passes through here.
+struct NameIn<'n>(&'n [&'n str]);
+
+impl<'de> DeserializeSeed<'de> for NameIn<'_> {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for NameIn<'_> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|known| *known == name))
     }
 }
 
@@ -209,11 +236,11 @@ impl<'de> de::Deserialize<'de> for Params {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
                 let mut arguments_fit = true;
                 let mut revision = None;
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match key.as_ref() {
-                        "arguments" => arguments_fit = map.next_value::<ObjectOnly>()?.0,
-                        "_meta" => revision = meta_revision(&mut map)?,
-                        _ => {
+                while let Some(key) = map.next_key_seed(NameIn(&["arguments", "_meta"]))? {
+                    match key {
+                        Some(0) => arguments_fit = map.next_value::<ObjectOnly>()?.0,
+                        Some(_) => revision = meta_revision(&mut map)?,
+                        None => {
                             map.next_value::<IgnoredAny>()?;
                         }
                     }
@@ -284,8 +311,8 @@ impl<'de> Visitor<'de> for Find<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
         let mut found = None;
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if key == self.first && found.is_none() {
+        while let Some(key) = map.next_key_seed(NameIn(std::slice::from_ref(&self.first)))? {
+            if key.is_some() && found.is_none() {
                 found = map.next_value_seed(Step(self.rest))?;
             } else {
                 map.next_value::<IgnoredAny>()?;
