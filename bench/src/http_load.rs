@@ -489,13 +489,15 @@ fn check_answer(status: StatusCode, body: &[u8], id: u64) -> Result<(), String> 
     }
 }
 
-/// Throughput of one server against another, the median of interleaved runs.
+/// Throughput of one server against another, over interleaved runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Versus {
     /// Calls per second of the first server (median).
     pub ours: f64,
     /// Calls per second of the second server (median).
     pub theirs: f64,
+    /// The median of the rounds' ratios, each of two runs back to back.
+    pub paired_ratio: f64,
     /// The first server's CPU time per call (median).
     pub ours_cpu: Duration,
     /// The second server's CPU time per call (median).
@@ -503,9 +505,12 @@ pub struct Versus {
 }
 
 impl Versus {
-    /// `ours / theirs`.
+    /// The first server's throughput over the second's: the median of the rounds' ratios.
+    /// On a shared machine the throughput of both drifts by tens of percent over a run; the
+    /// two runs of a round are seconds apart, so their ratio mostly cancels the drift, where
+    /// the ratio of the two medians does not.
     pub fn ratio(&self) -> f64 {
-        self.ours / self.theirs
+        self.paired_ratio
     }
 }
 
@@ -554,6 +559,11 @@ pub fn versus_rmcp(mode: Mode, connections: usize, requests: usize, rounds: usiz
         rounds,
     );
     let rate = |loads: &[Load]| median(loads.iter().map(Load::throughput).collect());
+    let ratios = loads[0]
+        .iter()
+        .zip(&loads[1])
+        .map(|(ours, theirs)| ours.throughput() / theirs.throughput())
+        .collect();
     let cpu = |loads: &[Load]| {
         let seconds = loads
             .iter()
@@ -565,6 +575,7 @@ pub fn versus_rmcp(mode: Mode, connections: usize, requests: usize, rounds: usiz
     Versus {
         ours: rate(&loads[0]),
         theirs: rate(&loads[1]),
+        paired_ratio: median(ratios),
         ours_cpu: cpu(&loads[0]),
         theirs_cpu: cpu(&loads[1]),
     }

@@ -259,7 +259,11 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
             None
         };
         let response = self.service.handle(request).await;
-        let response = with_json_rpc_body(response, &screened).await;
+        let response = if is_plain_rejection(&response) {
+            with_json_rpc_body(response, &screened).await
+        } else {
+            response
+        };
         match claim {
             Some(claim) => release_when_sent(response, claim),
             None => response,
@@ -320,6 +324,7 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
     }
 
     /// The answer to an `initialize` past the session cap, with its id.
+    #[cold]
     fn too_many_sessions(&self, id: Option<&RequestId>) -> HttpResponse {
         let cap = self.session_cap.cap();
         tracing::warn!(cap, "refused a session over the cap");
@@ -367,6 +372,7 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
 }
 
 /// The answer when a large body could not be screened (no thread could be started for it).
+#[cold]
 fn internal_failure(error: &ToolError) -> HttpResponse {
     tracing::error!(error = ?error.internal_detail(), "could not screen a request body");
     reject(
@@ -470,6 +476,7 @@ fn screen(
 /// The JSON-RPC error `answer` to a message: 400 for a malformed one; for a request under
 /// the rules of 2026-07-28 (`stateless`), 404 for a method not found, as rmcp answers such
 /// a request's errors; 200 otherwise, as the revisions before have it.
+#[cold]
 fn reply_to_message(answer: &serde_json::Value, stateless: bool) -> HttpResponse {
     let code = answer["error"]["code"].as_i64().unwrap_or_default();
     let is = |expected: ErrorCode| code == i64::from(expected.0);
@@ -496,12 +503,8 @@ fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
     })
 }
 
-/// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
-/// plain-text bodies; they get a JSON-RPC error body like every other rejection, keeping
-/// rmcp's status and headers, and the request's id under the rules of 2026-07-28. A body
-/// that only had its envelope read and that rmcp could not read (`quick`) is answered by
-/// the full check instead, as if it had had it.
-async fn with_json_rpc_body(response: HttpResponse, screened: &Screened) -> HttpResponse {
+/// Whether `response` is one of rmcp's plain-text rejections.
+fn is_plain_rejection(response: &HttpResponse) -> bool {
     let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -509,9 +512,15 @@ async fn with_json_rpc_body(response: HttpResponse, screened: &Screened) -> Http
         .unwrap_or_default();
     let structured = content_type.starts_with("application/json")
         || content_type.starts_with("text/event-stream");
-    if !response.status().is_client_error() || structured {
-        return response;
-    }
+    response.status().is_client_error() && !structured
+}
+
+/// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
+/// plain-text bodies; they get a JSON-RPC error body like every other rejection, keeping
+/// rmcp's status and headers, and the request's id under the rules of 2026-07-28. A body
+/// that only had its envelope read and that rmcp could not read (`quick`) is answered by
+/// the full check instead, as if it had had it.
+async fn with_json_rpc_body(response: HttpResponse, screened: &Screened) -> HttpResponse {
     let (parts, body) = response.into_parts();
     // rmcp's rejection texts are one short sentence; a longer body is not one of them.
     let detail = match Limited::new(body, REJECTION_DETAIL_BYTES).collect().await {

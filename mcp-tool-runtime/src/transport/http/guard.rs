@@ -174,6 +174,7 @@ where
     Ok((parts, bytes?))
 }
 
+#[cold]
 fn logged(rejection: HttpResponse, parts: &Parts) -> HttpResponse {
     tracing::info!(
         method = %parts.method,
@@ -286,6 +287,7 @@ fn unsupported_version(parts: &Parts) -> Option<&str> {
 /// for in `data.requested` and the supported ones in `data.supported`, which a client
 /// reads to retry. Any other request, or one whose body did not arrive, keeps the -32600
 /// of the revisions before.
+#[cold]
 fn version_rejection(version: &str, body: Option<&Bytes>) -> HttpResponse {
     let message = text::http_unsupported_version(version, SUPPORTED_PROTOCOL_VERSIONS);
     if let Some(body) = body.filter(|body| jsonrpc::named_revision(body).is_some()) {
@@ -366,6 +368,7 @@ async fn drain<B: Body<Data = Bytes>>(options: &HttpOptions, mut body: std::pin:
 
 /// The answer to a body that did not arrive in time. The connection is closed after it:
 /// what is left of the body would otherwise be read as the next request.
+#[cold]
 fn body_too_slow(options: &HttpOptions) -> HttpResponse {
     let limit = options.body_timeout;
     tracing::info!(?limit, "a request body did not arrive in time");
@@ -378,6 +381,7 @@ fn body_too_slow(options: &HttpOptions) -> HttpResponse {
     )
 }
 
+#[cold]
 fn too_large(options: &HttpOptions, length: Option<u64>) -> HttpResponse {
     let limit = options.max_body_bytes;
     reject(

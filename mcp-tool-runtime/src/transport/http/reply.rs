@@ -15,6 +15,9 @@ use super::super::jsonrpc;
 /// An answer, as rmcp's service gives it and as the guard and the endpoint return it.
 pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 
+// The answers built here are all rejections: `#[cold]` keeps them, and the sentences and
+// JSON their callers build for them, out of the lines of code every request runs through.
+
 /// The code of 503 answers, from the range JSON-RPC leaves to servers.
 pub(super) const OVERLOADED_CODE: ErrorCode = ErrorCode(-32000);
 /// The code of 401 and 403 rejections, from the range JSON-RPC leaves to servers.
@@ -25,6 +28,7 @@ pub(super) fn full(bytes: impl Into<Bytes>) -> BoxBody<Bytes, Infallible> {
 }
 
 /// A rejection: `status`, a JSON-RPC error body without an id, and any extra headers.
+#[cold]
 pub(super) fn reject(
     status: StatusCode,
     code: ErrorCode,
@@ -36,6 +40,7 @@ pub(super) fn reject(
 }
 
 /// A rejection of the request with `id` (`None` when it is not known).
+#[cold]
 pub(super) fn reject_request(
     id: Option<&Value>,
     status: StatusCode,
@@ -58,6 +63,7 @@ pub(super) fn reject_request(
 }
 
 /// `body` as a JSON answer with `status`.
+#[cold]
 pub(super) fn json_reply(status: StatusCode, body: &Value) -> HttpResponse {
     let mut response = Response::new(full(body.to_string()));
     *response.status_mut() = status;
@@ -69,6 +75,7 @@ pub(super) fn json_reply(status: StatusCode, body: &Value) -> HttpResponse {
 }
 
 /// A 403 with a JSON-RPC error body.
+#[cold]
 pub(super) fn forbidden(message: String, data: Value) -> HttpResponse {
     reject(StatusCode::FORBIDDEN, UNAUTHORIZED_CODE, message, data, &[])
 }
