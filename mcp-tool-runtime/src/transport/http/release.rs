@@ -18,17 +18,25 @@ const LOOK_EVERY: Duration = Duration::from_secs(5);
 /// How many sessions must have closed since memory was last given back (some 14 MiB of
 /// them) before it is given back again.
 const AFTER_CLOSED_SESSIONS: usize = 256;
-/// How many bytes of request bodies must have been read since then (some hundreds of MiB
-/// while parsed).
+/// How many bytes of large request bodies must have been read since then (some hundreds of
+/// MiB while parsed).
 const AFTER_BODY_BYTES: u64 = 4 * 1024 * 1024;
 
-/// The request body bytes read so far.
+/// The smallest body that counts towards giving memory back. A small body's parse is small
+/// and its memory is reused by the next request; counting them made a steady stream of small
+/// calls trim every few seconds, and each trim costs the pages it released in page faults
+/// (three to four times rmcp's count at 32 connections, BENCHMARKS.md, P8).
+const COUNTED_BODY_BYTES: usize = 16 * 1024;
+
+/// The bytes read so far of request bodies large enough to count.
 #[derive(Default)]
 pub(super) struct BodyBytes(AtomicU64);
 
 impl BodyBytes {
     pub(super) fn add(&self, bytes: usize) {
-        self.0.fetch_add(bytes as u64, Ordering::Relaxed);
+        if bytes >= COUNTED_BODY_BYTES {
+            self.0.fetch_add(bytes as u64, Ordering::Relaxed);
+        }
     }
 
     pub(super) fn read(&self) -> u64 {
