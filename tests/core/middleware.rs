@@ -43,6 +43,13 @@ async fn dawdle() -> String {
     "late".into()
 }
 
+/// Sleep well past any short time limit, having none of its own.
+#[mcp_tool]
+async fn linger() -> String {
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    "late".into()
+}
+
 /// Say who is calling.
 #[mcp_tool]
 async fn whoami(ctx: ToolContext) -> String {
@@ -202,6 +209,30 @@ impl ToolMiddleware for Outcomes {
             Ok(outcome)
         })
     }
+}
+
+#[tokio::test]
+async fn the_server_default_time_limit_holds_for_in_process_calls_too() {
+    let server = McpServer::builder(())
+        .tool(linger_tool())
+        .default_timeout(Duration::from_millis(20))
+        .build()
+        .expect("builds");
+    let started = std::time::Instant::now();
+    let result = call(&server, "linger", json!({})).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(envelope(&result)["code"], "timeout");
+    assert!(
+        text(&result).starts_with(
+            "Tool 'linger' did not finish within its time limit of 20 ms and was stopped."
+        ),
+        "{}",
+        text(&result)
+    );
 }
 
 #[tokio::test]

@@ -496,9 +496,9 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         let registry = self.inner.live.load();
         let tool = self.lookup(&registry, name, None)?;
         let scope = CallScope::detached();
-        // No server-wide time limit, as without middleware (`ToolRegistry::call`).
+        let limit = self.inner.default_timeout;
         let outcome = self
-            .run_call(&registry, tool, arguments.as_ref(), None, &scope, None)
+            .run_call(&registry, tool, arguments.as_ref(), None, &scope, limit)
             .await;
         Ok(outcome.into_result())
     }
