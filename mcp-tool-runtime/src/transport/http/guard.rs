@@ -125,11 +125,10 @@ where
     }
 }
 
-/// The request with its whole body, or the answer that stops it here. The rules go in
-/// their documented order; the first one broken answers.
 impl<T> HttpGuard<T> {
-    /// The guard's rules on `request`, for a caller that then serves it with [`Self::inner`]
-    /// itself: the listener does, so that a request's future is not boxed twice.
+    /// The guard's rules on `request` (see [`admit`]), for a caller that then serves it with
+    /// [`Self::inner`] itself: the listener does, so that a request's future is not boxed
+    /// twice.
     pub(super) async fn admit<B>(&self, request: Request<B>) -> Result<(Parts, Bytes), HttpResponse>
     where
         B: Body<Data = Bytes>,
@@ -144,6 +143,8 @@ impl<T> HttpGuard<T> {
     }
 }
 
+/// The request's head and whole body, or the answer that stops it here. The rules go in
+/// their documented order; the first one broken answers.
 async fn admit<B>(
     options: &HttpOptions,
     request: Request<B>,
