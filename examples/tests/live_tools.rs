@@ -98,6 +98,18 @@ impl Session {
             .await
     }
 
+    /// Adds the `echo` tool at run time through the server's own `add_tool`.
+    async fn add_echo(&self) {
+        let added = self
+            .call(
+                "add_tool",
+                json!({"name": "echo", "description": "Echo text."}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(text(&added), "added 'echo'");
+    }
+
     /// Waits for the next `list_changed`; fails after five seconds.
     async fn list_changed(&mut self, after: &str) {
         tokio::time::timeout(Duration::from_secs(5), self.changed.recv())
@@ -168,14 +180,7 @@ const START: [&str; 5] = [
 async fn the_client_is_told_after_an_add_and_can_call_the_new_tool() {
     let mut session = Session::start().await;
     assert_eq!(session.names().await, START);
-    let added = session
-        .call(
-            "add_tool",
-            json!({"name": "echo", "description": "Echo text."}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(text(&added), "added 'echo'");
+    session.add_echo().await;
     session.list_changed("the add").await;
     let names = session.names().await;
     assert_eq!(names.last().map(String::as_str), Some("echo"));
@@ -252,14 +257,7 @@ async fn a_2026_client_is_told_on_its_stream_until_it_stops_listening() {
     let mut session = Session::start_2026().await;
     let mut stream = session.listen(tool_changes()).await;
     assert_eq!(stream.acknowledged(), &tool_changes());
-    let added = session
-        .call(
-            "add_tool",
-            json!({"name": "echo", "description": "Echo text."}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(text(&added), "added 'echo'");
+    session.add_echo().await;
     tools_changed_on(&mut stream, "the add").await;
     assert_eq!(
         session.names().await.last().map(String::as_str),

@@ -157,6 +157,16 @@ impl StdioSession {
         }
     }
 
+    /// Fails the test if an answer to request `id` arrived among the messages read so far
+    /// (a cancelled request must get none).
+    pub fn assert_no_answer_to(&self, id: &str) {
+        assert!(
+            !self.unsolicited.iter().any(|message| message["id"] == id),
+            "a cancelled call sends no result: {:?}",
+            self.unsolicited
+        );
+    }
+
     /// The next message from the server, failing the test at `deadline`.
     pub fn read_message(&mut self, deadline: Instant) -> Value {
         let left = deadline.saturating_duration_since(Instant::now());
