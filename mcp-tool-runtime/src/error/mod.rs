@@ -17,3 +17,4 @@ pub use violation::{
     ArgPath, Expected, JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, Violation,
     ViolationKind,
 };
+pub(crate) use violation::{KEPT_RECEIVED_CHARS, kept_received};

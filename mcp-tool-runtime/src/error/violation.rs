@@ -354,9 +354,14 @@ pub struct Violation {
     pub path: ArgPath,
     /// What the problem is.
     pub kind: ViolationKind,
-    /// The value that was received, when there was one.
+    /// The value that was received, when there was one. Violations the server finds keep
+    /// only the start of a large value, some 2,000 characters of it: more than an answer shows.
     pub received: Option<Value>,
 }
+
+/// How much of a received value, in characters of compact JSON, a violation the server finds
+/// keeps: more than any answer echoes (`render`'s 1,024), so what is shown is the same.
+pub(crate) const KEPT_RECEIVED_CHARS: usize = 2048;
 
 impl Violation {
     /// A violation at `path` of kind `kind` about the value `received`.
@@ -367,11 +372,81 @@ impl Violation {
             received,
         }
     }
+
+    /// A violation about `received`, of which it keeps a copy of the start only (see
+    /// [`kept_received`]).
+    pub(crate) fn about(path: ArgPath, kind: ViolationKind, received: &Value) -> Self {
+        Self::new(path, kind, Some(kept_received(received)))
+    }
+}
+
+/// A copy of `value` cut to at least [`KEPT_RECEIVED_CHARS`] characters of compact JSON:
+/// the answer shows 80 characters of a large value, and copying all of a 100,000-item array
+/// to show them made a bad call cost as much memory again as its arguments.
+pub(crate) fn kept_received(value: &Value) -> Value {
+    let mut budget = KEPT_RECEIVED_CHARS;
+    cut_copy(value, &mut budget)
+}
+
+/// `value` copied until `budget` runs out. Each part costs no more than its JSON's length,
+/// so what is kept of a value that was cut is longer than the budget.
+fn cut_copy(value: &Value, budget: &mut usize) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map_while(|item| spend(budget, 1).then(|| cut_copy(item, budget)))
+                .collect(),
+        ),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map_while(|(key, member)| {
+                    spend(budget, key.len() + 3).then(|| (key.clone(), cut_copy(member, budget)))
+                })
+                .collect(),
+        ),
+        Value::String(text) => {
+            let kept = match text.char_indices().nth(*budget) {
+                Some((cut, _)) => &text[..cut],
+                None => text.as_str(),
+            };
+            spend(budget, kept.chars().count() + 2);
+            Value::String(kept.to_string())
+        }
+        scalar => {
+            spend(budget, 1);
+            scalar.clone()
+        }
+    }
+}
+
+/// Takes `cost` from `budget`; false when it had already run out.
+fn spend(budget: &mut usize, cost: usize) -> bool {
+    let had = *budget > 0;
+    *budget = budget.saturating_sub(cost);
+    had
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_received_value_is_kept_cut() {
+        let large = Value::from(vec![7; 100_000]);
+        let kept = kept_received(&large);
+        let text = kept.to_string();
+        assert!(large.to_string().starts_with(&text[..text.len() - 1]));
+        assert!(text.len() > KEPT_RECEIVED_CHARS);
+        assert!(text.len() < 2 * KEPT_RECEIVED_CHARS + 16, "{}", text.len());
+        let small = serde_json::json!({"a": [1, "two", {"b": null}]});
+        assert_eq!(kept_received(&small), small);
+        let nested = serde_json::json!([{"deep": ["x".repeat(10_000)]}]);
+        let kept = kept_received(&nested).to_string();
+        assert!(kept.starts_with(r#"[{"deep":["xxx"#));
+        assert!((KEPT_RECEIVED_CHARS..KEPT_RECEIVED_CHARS + 32).contains(&kept.len()));
+    }
 
     #[test]
     fn paths_render_like_code() {

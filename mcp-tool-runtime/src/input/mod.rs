@@ -124,11 +124,7 @@ fn parse_with(
         None | Some(Value::Null) => return parse_absent(&Value::Object(Map::new()), spec, read),
         Some(object @ Value::Object(_)) => object,
         Some(other) => {
-            let violation = Violation::new(
-                ArgPath::root(),
-                ViolationKind::NotAnObject,
-                Some(other.clone()),
-            );
+            let violation = Violation::about(ArgPath::root(), ViolationKind::NotAnObject, other);
             return Err(ToolError::invalid_arguments(&spec.tool, vec![violation]));
         }
     };

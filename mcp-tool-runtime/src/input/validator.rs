@@ -5,7 +5,9 @@ use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
 
 use super::spec::InputSpec;
 use super::wire::{declared_order, wire_path};
-use crate::error::{ArgPath, LengthUnit, NumberRange, StringFormat, Violation, ViolationKind};
+use crate::error::{
+    ArgPath, LengthUnit, NumberRange, StringFormat, Violation, ViolationKind, kept_received,
+};
 use crate::schema::{SchemaDoc, describe};
 
 /// `validator`'s errors as violations, ordered as the arguments are declared.
@@ -85,7 +87,7 @@ fn param_u64(error: &ValidationError, name: &str) -> Option<u64> {
 }
 
 fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Violation {
-    let received = error.params.get("value").cloned();
+    let received = error.params.get("value");
     // Only a pattern and a missing value are described from the schema; the walk to the
     // path's schema is spared the other rules.
     let schema = || doc.at(path);
@@ -95,7 +97,7 @@ fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Vi
     };
     let kind = match error.code.as_ref() {
         "range" => ViolationKind::Range(range(error)),
-        "length" => length(error, received.as_ref()),
+        "length" => length(error, received),
         "regex" => {
             let schema = schema();
             match schema
@@ -128,7 +130,7 @@ fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Vi
         },
         _ => custom(),
     };
-    Violation::new(path.clone(), kind, received)
+    Violation::new(path.clone(), kind, received.map(kept_received))
 }
 
 fn range(error: &ValidationError) -> NumberRange {

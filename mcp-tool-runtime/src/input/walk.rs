@@ -73,7 +73,7 @@ impl<'s> Walker<'s> {
         {
             let expected = Expected::Types(declared_types(schema));
             let kind = ViolationKind::TypeMismatch { expected };
-            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+            out.push(Violation::about(path.clone(), kind, value));
             return;
         }
         match value {
@@ -116,7 +116,7 @@ impl<'s> Walker<'s> {
         for (key, child) in object.iter().filter(|(key, _)| !known(key)) {
             match extra {
                 Some(Value::Bool(false)) => {
-                    unknown.push(out.len());
+                    unknown.push((out.len(), child));
                     out.push(unknown_key(properties, key, child, path));
                 }
                 Some(schema @ Value::Object(_)) => {
@@ -125,8 +125,8 @@ impl<'s> Walker<'s> {
                 _ => {}
             }
         }
-        if let ([(name, property)], [at]) = (missing.as_slice(), unknown.as_slice()) {
-            self.link_renamed(name, property, &mut out[*at], depth);
+        if let ([(name, property)], [(at, sent)]) = (missing.as_slice(), unknown.as_slice()) {
+            self.link_renamed(name, property, &mut out[*at], sent, depth);
         }
         let count = object.len() as u64;
         let unit = LengthUnit::Properties;
@@ -144,6 +144,7 @@ impl<'s> Walker<'s> {
         missing: &str,
         schema: &'s Value,
         unknown: &mut Violation,
+        sent: &Value,
         depth: usize,
     ) {
         let ViolationKind::Unknown {
@@ -153,11 +154,8 @@ impl<'s> Walker<'s> {
         else {
             return;
         };
-        let Some(value) = &unknown.received else {
-            return;
-        };
         let mut problems = Vec::new();
-        self.node(schema, value, &unknown.path, &mut problems, depth + 1);
+        self.node(schema, sent, &unknown.path, &mut problems, depth + 1);
         if problems.is_empty() {
             *suggestion = Some(missing.to_string());
         }
@@ -181,7 +179,7 @@ impl<'s> Walker<'s> {
             let item_path = path.index(index);
             if schema == &Value::Bool(false) {
                 let kind = ViolationKind::ExtraItem;
-                out.push(Violation::new(item_path, kind, Some(item.clone())));
+                out.push(Violation::about(item_path, kind, item));
             } else {
                 self.node(schema, item, &item_path, out, depth + 1);
             }
@@ -190,12 +188,12 @@ impl<'s> Walker<'s> {
         if let Some(kind) =
             length_violation(keywords, "minItems", "maxItems", count, LengthUnit::Items)
         {
-            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+            out.push(Violation::about(path.clone(), kind, value));
         }
         let unique = keywords.get("uniqueItems") == Some(&Value::Bool(true));
         if unique && has_duplicates(items) {
             let kind = ViolationKind::NotUnique;
-            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+            out.push(Violation::about(path.clone(), kind, value));
         }
     }
 
@@ -241,7 +239,7 @@ impl<'s> Walker<'s> {
                 let kind = ViolationKind::TypeMismatch {
                     expected: Expected::Types(types),
                 };
-                out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+                out.push(Violation::about(path.clone(), kind, value));
             }
         }
     }
@@ -288,7 +286,7 @@ impl<'s> Walker<'s> {
             let kind = ViolationKind::TypeMismatch {
                 expected: Expected::Types(vec![JsonType::Object]),
             };
-            out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+            out.push(Violation::about(path.clone(), kind, value));
             return;
         };
         let tag_values = |branch: &&'s Value| {
@@ -337,7 +335,7 @@ fn unknown_key(
         .unwrap_or_default();
     let suggestion = closest(key, valid.iter().map(String::as_str)).map(str::to_string);
     let kind = ViolationKind::Unknown { suggestion, valid };
-    Violation::new(path.key(key), kind, Some(value.clone()))
+    Violation::about(path.key(key), kind, value)
 }
 
 fn has_duplicates(items: &[Value]) -> bool {
@@ -378,7 +376,7 @@ fn enum_violation(path: ArgPath, allowed: Vec<Value>, value: &Value) -> Violatio
         allowed,
         suggestion,
     };
-    Violation::new(path, kind, Some(value.clone()))
+    Violation::about(path, kind, value)
 }
 
 fn length_violation(
@@ -411,7 +409,7 @@ fn check_string(
     let length = text.chars().count() as u64;
     let unit = LengthUnit::Characters;
     if let Some(kind) = length_violation(keywords, "minLength", "maxLength", length, unit) {
-        out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+        out.push(Violation::about(path.clone(), kind, value));
     }
     if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str)
         && !matches_pattern(pattern, text)
@@ -420,12 +418,12 @@ fn check_string(
             pattern: pattern.to_string(),
             example: first_example(schema),
         };
-        out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+        out.push(Violation::about(path.clone(), kind, value));
     }
     let format = keywords.get("format").and_then(Value::as_str);
     if let Some(format) = format.and_then(|format| format_problem(format, text)) {
         let kind = ViolationKind::Format { format };
-        out.push(Violation::new(path.clone(), kind, Some(value.clone())));
+        out.push(Violation::about(path.clone(), kind, value));
     }
 }
 
@@ -475,10 +473,10 @@ fn check_number(
         .and_then(|max| compare(number, max))
         .is_some_and(|order| order == Greater || (range.exclusive_max && order == Equal));
     if below || above {
-        out.push(Violation::new(
+        out.push(Violation::about(
             path.clone(),
             ViolationKind::Range(range),
-            Some(value.clone()),
+            value,
         ));
     }
 }

@@ -10,6 +10,9 @@ pub(crate) const MAX_RECEIVED_CHARS: usize = 80;
 /// Largest received value, as compact JSON, that the envelope echoes as it is.
 pub(crate) const MAX_ENVELOPE_RECEIVED_CHARS: usize = 1024;
 
+// A violation keeps more of a value than is echoed, so that a value it cut is never echoed.
+const _: () = assert!(MAX_ENVELOPE_RECEIVED_CHARS < crate::error::KEPT_RECEIVED_CHARS);
+
 /// `text`, cut to `max_chars` characters with an ellipsis.
 fn truncated(text: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(text.len().min(4 * max_chars) + 3);
