@@ -1,7 +1,8 @@
 //! The limits on the arrays and objects of a message, checked before it is parsed, over
 //! stdio and HTTP. Against the real `inventory` binary.
 
-use mcp_tool_test_support::http::{Connection, HttpServer, initialize_body};
+use mcp_tool_test_support::http::{Connection, HttpServer, call_body, initialize_body};
+use mcp_tool_test_support::peak_memory;
 use mcp_tool_test_support::stdio::{StdioSession, text_of};
 use serde_json::{Value, json};
 
@@ -156,4 +157,60 @@ fn over_http_a_call_over_the_limits_is_refused_on_its_session() {
         "params": {"name": "get_user", "arguments": {"user_id": 2}}});
     let reply = connection.post(&headers, call.to_string().as_bytes());
     assert_eq!(reply.messages()[0]["result"]["isError"], false, "{reply:?}");
+}
+
+/// How much more than its message a call within the limits may take at its peak. It was 125
+/// to 155 times while the message was built six times over; a `serde_json::Value` alone takes
+/// 80 bytes a value, 40 times a message of one-character values, so 20 is out of reach for
+/// those (BENCHMARKS.md, memory per call).
+const PEAK_PER_MESSAGE_BYTE: u64 = 50;
+
+/// Asserts that process `pid` grew from `before` by at most `PEAK_PER_MESSAGE_BYTE` times
+/// `message` bytes.
+fn assert_peak_bounded(pid: u32, before: u64, message: usize) {
+    let grew = peak_memory(pid).saturating_sub(before);
+    let times = grew as f64 / message as f64;
+    assert!(
+        grew <= PEAK_PER_MESSAGE_BYTE * message as u64,
+        "the peak grew by {grew} bytes, {times:.1} times the message of {message}"
+    );
+}
+
+#[test]
+fn a_large_call_within_the_limits_over_stdio_peaks_at_a_bounded_multiple_of_its_size() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    let arguments = json!({"query": "tea", "tags": vec!["a"; 100_000]});
+    let line = call_body(3, "search_items", arguments.clone());
+    let before = peak_memory(session.pid());
+    let result = session.call_tool("search_items", arguments);
+    // No item has the tag "a": the tags arrived.
+    assert_eq!(result["structuredContent"]["items"], json!([]), "{result}");
+    assert_peak_bounded(session.pid(), before, line.len());
+}
+
+#[test]
+fn a_large_call_within_the_limits_over_http_peaks_at_a_bounded_multiple_of_its_size() {
+    for mode in [&[][..], &["--stateless"][..]] {
+        let server = HttpServer::start(INVENTORY, mode, &[]);
+        let mut connection = Connection::open(&server.addr);
+        let stateless = !mode.is_empty();
+        let session = (!stateless).then(|| server.open_session(&[]));
+        let headers: Vec<(&str, &str)> = match &session {
+            Some(session) => vec![("Mcp-Session-Id", session.as_str())],
+            None => vec![("MCP-Protocol-Version", "2025-11-25")],
+        };
+        // Some 240 KB, under the 256 KiB body limit.
+        let tags = vec!["a"; 60_000];
+        let body = call_body(3, "search_items", json!({"query": "tea", "tags": tags}));
+        let before = peak_memory(server.pid());
+        let reply = connection.post(&headers, body.as_bytes());
+        let answer = &reply.messages()[0];
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        assert_eq!(
+            answer["result"]["structuredContent"]["items"],
+            json!([]),
+            "{answer}"
+        );
+        assert_peak_bounded(server.pid(), before, body.len());
+    }
 }

@@ -23,7 +23,7 @@ use crate::error::{ToolError, Violation};
 use crate::input::{InputLimits, InputMode, ranked};
 use crate::render;
 use crate::schema::{SchemaProfile, is_object_schema};
-use crate::tool::{CallScope, Shared, ToolDef, ToolInfo};
+use crate::tool::{Arguments, CallScope, Shared, ToolDef, ToolInfo};
 
 /// Why a registry could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,7 +257,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
             .run(
                 state,
                 tool,
-                arguments.as_ref(),
+                arguments.map(Arguments::new).as_ref(),
                 &CallScope::detached(),
                 None,
             )
@@ -270,14 +270,14 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         &self,
         state: &Shared<S>,
         tool: &ToolDef<S>,
-        arguments: Option<&Value>,
+        arguments: Option<&Arguments>,
         scope: &CallScope,
         default_timeout: Option<Duration>,
     ) -> CallOutcome {
         // This crate's transports checked the raw message already; the walk is repeated,
         // cheaply, for calls made otherwise (in-process, or through rmcp's own transports).
         let oversized =
-            arguments.and_then(|arguments| self.input_limits.check_arguments(arguments));
+            arguments.and_then(|arguments| self.input_limits.check_arguments(arguments.value()));
         if let Some(violation) = oversized {
             return Self::refuse(tool, violation);
         }

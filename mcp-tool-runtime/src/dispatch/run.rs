@@ -8,14 +8,12 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use serde_json::Value;
-
 use super::failure::{correlation_id, log_failure};
 use super::outcome::CallOutcome;
 use crate::error::ToolError;
 use crate::input::InputMode;
 use crate::render;
-use crate::tool::{CallScope, Shared, ToolCall, ToolDef, ToolInfo};
+use crate::tool::{Arguments, CallScope, Shared, ToolCall, ToolDef, ToolInfo};
 
 /// Runs `tool`, stopping it when its time limit passes: the tool's own
 /// (`#[mcp_tool(timeout = ...)]`), else `default_timeout`. A call that runs over is dropped
@@ -24,7 +22,7 @@ use crate::tool::{CallScope, Shared, ToolCall, ToolDef, ToolInfo};
 pub(super) async fn run<S>(
     state: &Shared<S>,
     tool: &ToolDef<S>,
-    arguments: Option<&Value>,
+    arguments: Option<&Arguments>,
     scope: &CallScope,
     input_mode: InputMode,
     default_timeout: Option<Duration>,

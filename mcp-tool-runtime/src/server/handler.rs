@@ -25,14 +25,15 @@ use super::McpServer;
 use super::extra::{ExtraHandler, merge_info};
 use super::methods::NEWEST_PROTOCOL_VERSION;
 use super::methods::{
-    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, method_not_found,
+    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, carried_arguments,
+    method_not_found,
 };
 use super::params::{invalid_params, params_problem};
 use super::rounds::binding;
 use crate::dispatch::UnknownTool;
 use crate::input::Oversized;
 use crate::render::CANCELLED_BY_CLIENT;
-use crate::tool::{CallScope, Connected, Rounds, principal_of};
+use crate::tool::{Arguments, CallScope, Connected, Rounds, principal_of};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -391,10 +392,15 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             let oversized = meta.remove(OVERSIZED_META_KEY);
             (meta.remove(RAW_ARGUMENTS_META_KEY), oversized)
         };
-        let arguments = match (request.arguments.take(), raw) {
+        let sent = request
+            .arguments
+            .take()
+            .or_else(|| carried_arguments(&extensions));
+        let arguments = match (sent, raw) {
             (Some(object), _) => Some(Value::Object(object)),
             (None, raw) => raw,
-        };
+        }
+        .map(Arguments::new);
         let registry = self.inner.live.load();
         // Read only for a visibility rule: a call without one pays no extension lookup.
         let principal = match &self.inner.visibility {
@@ -409,7 +415,11 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let rounds = match asks_in_rounds(&meta) {
             false => None,
             true => {
-                let binding = binding(&request.name, arguments.as_ref(), principal_of(&extensions));
+                let binding = binding(
+                    &request.name,
+                    arguments.as_ref().map(Arguments::value),
+                    principal_of(&extensions),
+                );
                 let answers = self.inner.sealer.answers(&request, &binding)?;
                 let capabilities = meta.client_capabilities().unwrap_or_default();
                 Some((Arc::new(Rounds::new(capabilities, answers)), binding))

@@ -67,3 +67,40 @@ pub(crate) fn method_not_found(method: &str) -> String {
         SUPPORTED_METHODS.join(", ")
     )
 }
+
+/// The object `arguments` of a `tools/call` that the HTTP transport read itself and hands
+/// to the server beside the message, in the HTTP request's extensions: rmcp then reads a
+/// message without them, so a large call is not copied three more times (see
+/// `transport::jsonrpc::take_object_arguments`). Taken once, by the call it came with.
+#[cfg(feature = "http")]
+#[derive(Clone, Debug)]
+pub(crate) struct CarriedArguments(
+    std::sync::Arc<std::sync::Mutex<Option<serde_json::Map<String, serde_json::Value>>>>,
+);
+
+#[cfg(feature = "http")]
+impl CarriedArguments {
+    /// Carries `arguments`.
+    pub(crate) fn new(arguments: serde_json::Map<String, serde_json::Value>) -> Self {
+        Self(std::sync::Arc::new(std::sync::Mutex::new(Some(arguments))))
+    }
+}
+
+/// The arguments the HTTP transport carried for this call, if it did (taken: a second look
+/// finds none).
+pub(crate) fn carried_arguments(
+    extensions: &rmcp::model::Extensions,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
+    #[cfg(feature = "http")]
+    if let Some(parts) = extensions.get::<http::request::Parts>() {
+        let carried = parts.extensions.get::<CarriedArguments>()?;
+        let mut slot = carried
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        return slot.take();
+    }
+    #[cfg(not(feature = "http"))]
+    let _ = extensions;
+    None
+}

@@ -7,6 +7,8 @@ mod methods;
 mod params;
 mod rounds;
 
+#[cfg(feature = "http")]
+pub(crate) use methods::CarriedArguments;
 pub(crate) use methods::{
     OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
     is_routed, method_not_found,
@@ -27,7 +29,7 @@ use crate::error::Violation;
 use crate::input::{InputLimits, InputMode};
 use crate::middleware::{ToolMiddleware, run_chain};
 use crate::schema::SchemaProfile;
-use crate::tool::{CallScope, Principal, Session, Shared, ToolDef, ToolInfo, ToolSet};
+use crate::tool::{Arguments, CallScope, Principal, Session, Shared, ToolDef, ToolInfo, ToolSet};
 
 /// Which tools a caller may see and call ([`ServerBuilder::visibility`]).
 type Visibility = Arc<dyn Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync>;
@@ -498,7 +500,14 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         let scope = CallScope::detached();
         let limit = self.inner.default_timeout;
         let outcome = self
-            .run_call(&registry, tool, arguments.as_ref(), None, &scope, limit)
+            .run_call(
+                &registry,
+                tool,
+                arguments.map(Arguments::new).as_ref(),
+                None,
+                &scope,
+                limit,
+            )
             .await;
         Ok(outcome.into_result())
     }
@@ -509,7 +518,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         &self,
         registry: &ToolRegistry<S>,
         tool: &ToolDef<S>,
-        arguments: Option<&Value>,
+        arguments: Option<&Arguments>,
         refused: Option<Violation>,
         scope: &CallScope,
         default_timeout: Option<Duration>,
@@ -528,7 +537,8 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         if inner.middleware.is_empty() {
             return run.await;
         }
-        run_chain(&inner.middleware, tool.info(), arguments, scope, run).await
+        let sent = arguments.map(Arguments::value);
+        run_chain(&inner.middleware, tool.info(), sent, scope, run).await
     }
 
     /// The tool `name` if `principal` may see it; otherwise the error for an unknown tool,

@@ -1,5 +1,7 @@
 //! One call of a tool: the arguments as the client sent them, and the call's surroundings.
 
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -12,7 +14,7 @@ use crate::input::{self, InputMode};
 
 /// The arguments and surroundings of one call, handed to a tool's handler.
 pub struct ToolCall<'a> {
-    arguments: Option<&'a Value>,
+    arguments: Option<Sent<'a>>,
     info: InfoRef,
     scope: Option<&'a CallScope>,
     input_mode: InputMode,
@@ -22,11 +24,20 @@ impl<'a> ToolCall<'a> {
     /// A call of the tool `info` with `arguments` as the client sent them, with a detached
     /// context.
     pub fn new(info: &'static ToolInfo, arguments: Option<&'a Value>) -> Self {
-        Self::of(InfoRef::Static(info), arguments)
+        Self::with(InfoRef::Static(info), arguments.map(Sent::Borrowed))
     }
 
-    /// A call of the tool `info`, static or built at run time.
-    pub(crate) fn of(info: InfoRef, arguments: Option<&'a Value>) -> Self {
+    /// A call of the tool `info`, static or built at run time, with the arguments a server
+    /// received.
+    pub(crate) fn of(info: InfoRef, arguments: Option<&'a Arguments>) -> Self {
+        let sent = arguments.map(|arguments| match arguments {
+            Arguments::Small(value) => Sent::Borrowed(value),
+            Arguments::Large(value) => Sent::Shared(value),
+        });
+        Self::with(info, sent)
+    }
+
+    fn with(info: InfoRef, arguments: Option<Sent<'a>>) -> Self {
         Self {
             arguments,
             info,
@@ -59,7 +70,7 @@ impl<'a> ToolCall<'a> {
     where
         A: DeserializeOwned + validator::Validate,
     {
-        input::parse(self.arguments, self.info.input(), self.input_mode)
+        input::parse(self.sent(), self.info.input(), self.input_mode)
     }
 
     /// Runs `parse` (a tool's [`ToolCall::parse`]) on this call, except that a large input is
@@ -70,12 +81,13 @@ impl<'a> ToolCall<'a> {
         &self,
         parse: fn(&ToolCall<'_>) -> Result<A, ToolError>,
     ) -> Result<A, ToolError> {
-        match self.arguments {
-            Some(arguments) if input::is_large(arguments) => {
-                let (arguments, info, mode) =
-                    (arguments.clone(), self.info.clone(), self.input_mode);
+        match &self.arguments {
+            Some(sent) if input::is_large(sent.value()) => {
+                let arguments = sent.shared();
+                let (info, mode) = (self.info.clone(), self.input_mode);
                 run_heavy(move || {
-                    parse(&ToolCall::of(info, Some(&arguments)).with_input_mode(mode))
+                    let call = ToolCall::with(info, Some(Sent::Shared(&arguments)));
+                    parse(&call.with_input_mode(mode))
                 })
                 .await?
             }
@@ -87,7 +99,7 @@ impl<'a> ToolCall<'a> {
     /// [`ToolCall::parse_off_executor`] checks a typed tool's.
     pub(crate) async fn parse_value(&self) -> Result<Value, ToolError> {
         let parse = |call: &ToolCall<'_>| {
-            input::parse_value(call.arguments, call.info.input(), call.input_mode)
+            input::parse_value(call.sent(), call.info.input(), call.input_mode)
         };
         self.parse_off_executor(parse).await
     }
@@ -95,5 +107,59 @@ impl<'a> ToolCall<'a> {
     /// The tool being called.
     pub fn info(&self) -> &ToolInfo {
         &self.info
+    }
+
+    fn sent(&self) -> Option<&Value> {
+        self.arguments.as_ref().map(Sent::value)
+    }
+}
+
+/// The arguments a server received for a call: a large input is shared, so that it is read
+/// off the executor (see [`ToolCall::parse_off_executor`]) without a copy; a small one is
+/// not, and costs no allocation.
+pub(crate) enum Arguments {
+    Small(Value),
+    Large(Arc<Value>),
+}
+
+impl Arguments {
+    /// `value`, shared if it is large.
+    pub(crate) fn new(value: Value) -> Self {
+        if input::is_large(&value) {
+            Self::Large(Arc::new(value))
+        } else {
+            Self::Small(value)
+        }
+    }
+
+    /// The arguments as sent.
+    pub(crate) fn value(&self) -> &Value {
+        match self {
+            Self::Small(value) => value,
+            Self::Large(value) => value,
+        }
+    }
+}
+
+/// The arguments of one call, as [`ToolCall`] holds them.
+enum Sent<'a> {
+    Borrowed(&'a Value),
+    Shared(&'a Arc<Value>),
+}
+
+impl Sent<'_> {
+    fn value(&self) -> &Value {
+        match self {
+            Self::Borrowed(value) => value,
+            Self::Shared(value) => value,
+        }
+    }
+
+    /// The arguments to move to another thread: copied only when they were not shared.
+    fn shared(&self) -> Arc<Value> {
+        match self {
+            Self::Borrowed(value) => Arc::new((*value).clone()),
+            Self::Shared(value) => Arc::clone(value),
+        }
     }
 }

@@ -19,6 +19,7 @@ pub(crate) use asking::Rounds;
 pub use blocking::run_blocking;
 #[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
+pub(crate) use call::Arguments;
 pub use call::ToolCall;
 pub use context::ToolContext;
 pub(crate) use context::{CallScope, Connected, Session};

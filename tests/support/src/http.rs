@@ -100,6 +100,11 @@ impl HttpServer {
         Some(Self { child, addr })
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The exit status, if the server has exited.
     pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
         self.child.try_wait().expect("wait for the server")

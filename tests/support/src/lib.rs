@@ -11,6 +11,23 @@ pub mod http;
 pub mod results;
 pub mod stdio;
 
+/// The peak resident memory of process `pid` so far (`VmHWM`), in bytes.
+pub fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("read its status");
+    let kib = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .expect("a VmHWM line");
+    kib * 1024
+}
+
 /// Sends process `pid` the signal `name` (`TERM`, `INT`) with `kill -s`.
 pub fn send_signal(pid: u32, name: &str) {
     let status = std::process::Command::new("kill")

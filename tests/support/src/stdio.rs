@@ -24,6 +24,11 @@ pub struct StdioSession {
 }
 
 impl StdioSession {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Starts `program` with `args`, without the MCP handshake.
     pub fn spawn(program: &str, args: &[&str]) -> Self {
         let mut child = Command::new(program)

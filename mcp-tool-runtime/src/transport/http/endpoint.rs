@@ -29,7 +29,7 @@ use super::sessions::{CountedSessions, SessionCap};
 use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
 use crate::error::ToolError;
 use crate::input::InputLimits;
-use crate::server::McpServer;
+use crate::server::{CarriedArguments, McpServer};
 use crate::tool::{BoxFuture, run_heavy};
 
 /// How long a client refused past the session cap is told to wait: places free up as
@@ -37,7 +37,8 @@ use crate::tool::{BoxFuture, run_heavy};
 const SESSION_RETRY_AFTER_SECS: u64 = 30;
 /// The header that names a session.
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
-/// A POST body past this size is screened on the sync tools' threads, not on the executor.
+/// A POST body past this size is screened on the sync tools' threads, not on the executor,
+/// and read whole rather than quickly (a `tools/call`'s arguments are then carried past rmcp).
 const LARGE_BODY_BYTES: usize = 64 * 1024;
 /// The most of a plain-text rejection from rmcp that is kept as its detail.
 const REJECTION_DETAIL_BYTES: usize = 4096;
@@ -274,24 +275,28 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
     /// stops it here.
     async fn admit(
         &self,
-        parts: Parts,
+        mut parts: Parts,
         bytes: Bytes,
     ) -> Result<(Request<Full<Bytes>>, Screened), HttpResponse> {
         self.check_session(&parts).await?;
         self.body_bytes.add(bytes.len());
         let stateless = header_is_stateless(&parts);
-        let (bytes, screened) = if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
-            // Reading a large body into JSON takes a while; off the executor, it delays no
-            // other request.
-            let limits = self.limits;
-            run_heavy(move || screen(bytes, &limits, stateless))
-                .await
-                .map_err(|error| internal_failure(&error))??
-        } else if parts.method == Method::POST {
-            screen(bytes, &self.limits, stateless)?
-        } else {
-            (bytes, Screened::default())
-        };
+        let (bytes, mut screened) =
+            if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
+                // Reading a large body into JSON takes a while; off the executor, it delays no
+                // other request.
+                let limits = self.limits;
+                run_heavy(move || screen(bytes, &limits, stateless))
+                    .await
+                    .map_err(|error| internal_failure(&error))??
+            } else if parts.method == Method::POST {
+                screen(bytes, &self.limits, stateless)?
+            } else {
+                (bytes, Screened::default())
+            };
+        if let Some(arguments) = screened.arguments.take() {
+            parts.extensions.insert(arguments);
+        }
         Ok((Request::from_parts(parts, Full::new(bytes)), screened))
     }
 
@@ -407,6 +412,8 @@ struct Screened {
     /// The body, when only its envelope was read (see `jsonrpc::quick_request`): should
     /// rmcp fail to read it, the full check answers in rmcp's place.
     quick: Option<Bytes>,
+    /// A `tools/call`'s arguments, read here and left out of the body rmcp reads.
+    arguments: Option<CarriedArguments>,
 }
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
@@ -421,12 +428,17 @@ fn screen(
 ) -> Result<(Bytes, Screened), HttpResponse> {
     let (bytes, inbound) = match oversized::screen(&bytes, limits) {
         Screen::Pass => {
-            if let Some(quick) = jsonrpc::quick_request(&bytes) {
+            // A large body is read whole here, once, so that rmcp reads it without its
+            // arguments (`Screened::arguments`): rmcp would copy them three times over.
+            if bytes.len() <= LARGE_BODY_BYTES
+                && let Some(quick) = jsonrpc::quick_request(&bytes)
+            {
                 let screened = Screened {
                     id: Some(quick.id),
                     initialize: quick.initialize,
                     stateless: stateless_header || quick.names_revision,
                     quick: Some(bytes.clone()),
+                    arguments: None,
                 };
                 return Ok((bytes, screened));
             }
@@ -440,8 +452,11 @@ fn screen(
         Screen::Answer(inbound) => (bytes, inbound),
     };
     match inbound {
-        Inbound::Deliver(message) => {
+        Inbound::Deliver(mut message) => {
             let initialize = jsonrpc::is_initialize(&message);
+            let arguments = jsonrpc::call_arguments(&mut message)
+                .and_then(Option::take)
+                .map(CarriedArguments::new);
             // What rmcp reads is the message as checked: lone surrogates replaced, and a
             // non-object `arguments` moved aside (see `RAW_ARGUMENTS_META_KEY`).
             let bytes = serde_json::to_vec(&*message).map_or(bytes, Bytes::from);
@@ -457,6 +472,7 @@ fn screen(
                 initialize,
                 stateless: stateless_header || names_revision,
                 quick: None,
+                arguments,
             };
             Ok((bytes, screened))
         }

@@ -196,9 +196,12 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
             Some(answer.1),
         ));
     }
-    if method == "tools/call" {
+    let arguments = if method == "tools/call" {
         move_raw_arguments(&mut value);
-    }
+        take_object_arguments(&mut value)
+    } else {
+        None
+    };
     let params = value.get("params").cloned();
     let detail = match serde_json::from_value::<ClientJsonRpcMessage>(value) {
         // A supported method that rmcp did not recognise: its params did not fit.
@@ -207,7 +210,12 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
         {
             params_problem(method, params.as_ref())
         }
-        Ok(message) => return Inbound::Deliver(Box::new(message)),
+        Ok(mut message) => {
+            if let Some(slot) = call_arguments(&mut message) {
+                *slot = arguments;
+            }
+            return Inbound::Deliver(Box::new(message));
+        }
         Err(error) => error.to_string(),
     };
     Inbound::Reply(error_response(
@@ -257,6 +265,34 @@ fn move_raw_arguments(message: &mut Value) {
                 meta.insert(RAW_ARGUMENTS_META_KEY.into(), raw);
             }
         }
+    }
+}
+
+/// The object `arguments` of a `tools/call`, taken out so that rmcp's types read only the
+/// rest: serde reads a message into them through three buffers (its untagged message enum,
+/// the flattened request, the request enum), each a copy of the whole, and in a large call
+/// the arguments are nearly all of it (BENCHMARKS.md, memory per call).
+fn take_object_arguments(message: &mut Value) -> Option<Map<String, Value>> {
+    let params = message.get_mut("params")?.as_object_mut()?;
+    if !params.get("arguments").is_some_and(Value::is_object) {
+        return None;
+    }
+    match params.remove("arguments") {
+        Some(Value::Object(arguments)) => Some(arguments),
+        _ => None,
+    }
+}
+
+/// Where a `tools/call` request holds its object `arguments`; `None` for any other message.
+pub(crate) fn call_arguments(
+    message: &mut ClientJsonRpcMessage,
+) -> Option<&mut Option<Map<String, Value>>> {
+    match message {
+        JsonRpcMessage::Request(request) => match &mut request.request {
+            ClientRequest::CallToolRequest(call) => Some(&mut call.params.arguments),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
