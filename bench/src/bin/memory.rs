@@ -344,6 +344,10 @@ fn stdio_calls(binary: &PathBuf) {
             json!({"query": "tea", "tags": strings(100_000)}),
         ),
         (
+            "20k tags of 16 characters (valid)",
+            json!({"query": "tea", "tags": vec!["single-origin-00"; 20_000]}),
+        ),
+        (
             "190k integers in 2 arrays of 95k",
             spread(2, 95_000, json!(0)),
         ),
