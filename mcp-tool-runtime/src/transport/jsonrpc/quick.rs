@@ -29,34 +29,37 @@ pub(crate) struct QuickRequest {
 
 /// The id and method of `bytes` when it is a plain request of a supported method: a JSON
 /// object with `"jsonrpc": "2.0"`, a string or i64 `id`, a `method`, object `params` (if
-/// any), for `tools/call`, object `arguments` (if any), and a method that the revision its
-/// `_meta` names has (see `revision`). `None` sends it to the full check.
+/// any) whose `arguments` (if any) is an object, and a method that the revision its `_meta`
+/// names has (see `revision`). `None` sends it to the full check.
 pub(crate) fn quick_request(bytes: &[u8]) -> Option<QuickRequest> {
     if may_hold_surrogate(bytes) {
         return None;
     }
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let envelope = deserializer.deserialize_map(EnvelopeVisitor).ok()?;
-    deserializer.end().ok()?;
+    let mut scan = Scan { bytes, at: 0 };
+    let envelope = scan.envelope()?;
+    scan.blank();
+    if scan.at != bytes.len() {
+        return None;
+    }
     envelope.into_request()
 }
 
 /// Whether `bytes` has a `\uD…` escape: only the full check repairs lone surrogates, and
-/// the skipping read does not look inside strings.
+/// the scan does not look inside strings.
 fn may_hold_surrogate(bytes: &[u8]) -> bool {
     memchr::memchr_iter(b'\\', bytes).any(|at| {
         bytes.get(at + 1) == Some(&b'u') && matches!(bytes.get(at + 2), Some(b'd' | b'D'))
     })
 }
 
-/// The envelope's members as they stand in the body: borrowed, so reading them allocates
-/// nothing (an escaped `jsonrpc` or `method` fails the quick read and takes the full check).
+/// The envelope's members as they stand in the body, borrowed.
 #[derive(Default)]
-struct Envelope<'de> {
+struct Envelope<'b> {
     version_ok: bool,
     id: Option<RequestId>,
-    method: Option<&'de str>,
-    params: Option<Params>,
+    /// The method, when it is one this server supports.
+    method: Option<&'static str>,
+    revision: Option<&'b str>,
 }
 
 impl Envelope<'_> {
@@ -64,103 +67,229 @@ impl Envelope<'_> {
         let (true, Some(id), Some(method)) = (self.version_ok, self.id, self.method) else {
             return None;
         };
-        if !SUPPORTED_METHODS.contains(&method) {
-            return None;
-        }
-        let revision = self
-            .params
-            .as_ref()
-            .and_then(|params| params.revision.as_deref());
-        if revision.and_then(served_stateless).is_some() && removed_method(method) {
-            return None;
-        }
-        let arguments_fit = self
-            .params
-            .as_ref()
-            .is_none_or(|params| params.arguments_fit);
-        if method == "tools/call" && !arguments_fit {
+        if self.revision.and_then(served_stateless).is_some() && removed_method(method) {
             return None;
         }
         Some(QuickRequest {
             id,
             initialize: method == "initialize",
-            names_revision: revision.is_some(),
+            names_revision: self.revision.is_some(),
         })
     }
 }
 
-struct EnvelopeVisitor;
+/// How deep the scan follows nested arrays and objects: serde_json's own limit (it refuses
+/// the 128th level), past which rmcp could not read the body either.
+const MAX_DEPTH: usize = 127;
 
-impl<'de> Visitor<'de> for EnvelopeVisitor {
-    type Value = Envelope<'de>;
+/// A reading position in a body. Every method returns `None` for anything it does not
+/// expect, which sends the body to the full check: the scan only has to recognise plain
+/// requests, and rmcp, which parses every body it is given, still refuses malformed JSON
+/// in the parts skipped here (the full check then answers in its place).
+struct Scan<'b> {
+    bytes: &'b [u8],
+    at: usize,
+}
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON-RPC request")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
+impl<'b> Scan<'b> {
+    /// The top-level object, member by member. A member given twice is read differently by
+    /// different parsers, and a name with an escape is left to the full check.
+    fn envelope(&mut self) -> Option<Envelope<'b>> {
         let mut envelope = Envelope::default();
         let mut seen = [false; 4];
-        while let Some(key) = map.next_key::<Key>()? {
-            // A member given twice is read differently by different parsers.
-            if let Some(slot) = key.slot()
-                && std::mem::replace(&mut seen[slot], true)
-            {
-                return Err(de::Error::custom("duplicate member"));
+        self.members(|scan, name| {
+            let slot = match name {
+                b"jsonrpc" => 0,
+                b"id" => 1,
+                b"method" => 2,
+                b"params" => 3,
+                b"result" | b"error" => return None,
+                _ => return scan.skip_value(1),
+            };
+            if std::mem::replace(&mut seen[slot], true) {
+                return None;
             }
-            match key {
-                Key::Jsonrpc => envelope.version_ok = map.next_value::<&str>()? == "2.0",
-                Key::Id => envelope.id = map.next_value::<Id>()?.0,
-                Key::Method => envelope.method = Some(map.next_value()?),
-                Key::Params => envelope.params = Some(map.next_value()?),
-                Key::ResultOrError => return Err(de::Error::custom("a response")),
-                Key::Other => {
-                    map.next_value::<IgnoredAny>()?;
+            match slot {
+                0 => envelope.version_ok = scan.plain_string()? == b"2.0",
+                1 => envelope.id = Some(scan.id()?),
+                2 => {
+                    let method = scan.plain_string()?;
+                    envelope.method = SUPPORTED_METHODS
+                        .iter()
+                        .find(|supported| supported.as_bytes() == method)
+                        .copied();
+                }
+                _ => envelope.revision = scan.params()?,
+            }
+            Some(())
+        })?;
+        Some(envelope)
+    }
+
+    /// `params`: an object whose `arguments`, if any, is an object too (rmcp types it so;
+    /// `classify` moves any other value aside), and the revision its `_meta` names.
+    fn params(&mut self) -> Option<Option<&'b str>> {
+        let mut revision = None;
+        self.members(|scan, name| match name {
+            b"arguments" if scan.peek() == Some(b'{') => scan.skip_value(2),
+            b"arguments" => None,
+            b"_meta" if scan.peek() == Some(b'{') => {
+                revision = None;
+                scan.members(|scan, name| {
+                    if name == PROTOCOL_VERSION_KEY.as_bytes() && scan.peek() == Some(b'"') {
+                        revision = Some(std::str::from_utf8(scan.plain_string()?).ok()?);
+                        return Some(());
+                    }
+                    scan.skip_value(3)
+                })
+            }
+            _ => scan.skip_value(2),
+        })?;
+        Some(revision)
+    }
+
+    /// Reads an object, calling `member` with each name, positioned at its value, which
+    /// `member` must read.
+    fn members(&mut self, mut member: impl FnMut(&mut Self, &'b [u8]) -> Option<()>) -> Option<()> {
+        self.blank();
+        self.eat(b'{')?;
+        self.blank();
+        if self.eat(b'}').is_some() {
+            return Some(());
+        }
+        loop {
+            self.blank();
+            let name = self.plain_string()?;
+            self.blank();
+            self.eat(b':')?;
+            self.blank();
+            member(self, name)?;
+            self.blank();
+            match self.next()? {
+                b',' => continue,
+                b'}' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The bytes of a string without escapes, borrowed; `None` for any other value. These
+    /// are names and short values: a plain loop finds their end sooner than `memchr` starts.
+    fn plain_string(&mut self) -> Option<&'b [u8]> {
+        self.eat(b'"')?;
+        let rest = self.bytes.get(self.at..)?;
+        let end = rest
+            .iter()
+            .position(|&byte| byte == b'"' || byte == b'\\')?;
+        if rest[end] != b'"' {
+            return None;
+        }
+        self.at += end + 1;
+        Some(&rest[..end])
+    }
+
+    /// A request id rmcp holds as it was sent: a string, or an integer within i64.
+    fn id(&mut self) -> Option<RequestId> {
+        if self.peek() == Some(b'"') {
+            let text = std::str::from_utf8(self.plain_string()?).ok()?;
+            return Some(NumberOrString::String(text.into()));
+        }
+        let start = self.at;
+        self.eat(b'-');
+        while self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
+            self.at += 1;
+        }
+        let digits = std::str::from_utf8(self.bytes.get(start..self.at)?).ok()?;
+        // A fraction or an exponent makes it a float, which no request id is.
+        if matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        digits.parse::<i64>().ok().map(NumberOrString::Number)
+    }
+
+    /// Skips one value whose container is `depth` deep, without reading it: strings to
+    /// their closing quote, containers to their matching bracket, anything else to the next
+    /// delimiter.
+    fn skip_value(&mut self, depth: usize) -> Option<()> {
+        let mut open = 0usize;
+        loop {
+            self.blank();
+            match self.next()? {
+                b'"' => self.skip_string_rest()?,
+                b'{' | b'[' => {
+                    open += 1;
+                    if depth + open > MAX_DEPTH {
+                        return None;
+                    }
+                    continue;
+                }
+                b'}' | b']' => open = open.checked_sub(1)?,
+                b',' | b':' if open > 0 => continue,
+                _ => {
+                    while self
+                        .peek()
+                        .is_some_and(|byte| !b",:]} \t\n\r\"{[".contains(&byte))
+                    {
+                        self.at += 1;
+                    }
                 }
             }
-        }
-        Ok(envelope)
-    }
-}
-
-/// A top-level member name.
-enum Key {
-    Jsonrpc,
-    Id,
-    Method,
-    Params,
-    ResultOrError,
-    Other,
-}
-
-impl Key {
-    fn slot(&self) -> Option<usize> {
-        match self {
-            Self::Jsonrpc => Some(0),
-            Self::Id => Some(1),
-            Self::Method => Some(2),
-            Self::Params => Some(3),
-            Self::ResultOrError | Self::Other => None,
+            if open == 0 {
+                return Some(());
+            }
         }
     }
-}
 
-impl<'de> de::Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        const NAMES: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
-        Ok(match NameIn(NAMES).deserialize(deserializer)? {
-            Some(0) => Self::Jsonrpc,
-            Some(1) => Self::Id,
-            Some(2) => Self::Method,
-            Some(3) => Self::Params,
-            Some(_) => Self::ResultOrError,
-            None => Self::Other,
-        })
+    /// Skips the rest of a string whose opening quote was read, escapes included.
+    fn skip_string_rest(&mut self) -> Option<()> {
+        loop {
+            let rest = self.bytes.get(self.at..)?;
+            let found = memchr::memchr2(b'"', b'\\', rest)?;
+            self.at += found + 1;
+            if rest[found] == b'"' {
+                return Some(());
+            }
+            // The escaped character, whatever it is.
+            self.at += 1;
+        }
+    }
+
+    fn blank(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.at += 1;
+        Some(byte)
+    }
+
+    fn eat(&mut self, expected: u8) -> Option<()> {
+        (self.peek() == Some(expected)).then(|| self.at += 1)
     }
 }
 
-/// Which of its names a member name is, if any: read in place, never copied, since a
-/// body's every member name passes through here.
+/// The revision a whole message names in `params._meta`, whatever its value, read without
+/// building the message. rmcp serves any request that names one under the stateless rules,
+/// whose HTTP statuses follow the JSON-RPC error (-32601 is a 404).
+pub(crate) fn named_revision(bytes: &[u8]) -> Option<String> {
+    let find = Find {
+        first: "params",
+        rest: &["_meta", PROTOCOL_VERSION_KEY],
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    de::Deserializer::deserialize_map(&mut deserializer, find)
+        .ok()
+        .flatten()
+}
+
+/// Which of its names a member name is, if any: read in place, never copied.
 struct NameIn<'n>(&'n [&'n str]);
 
 impl<'de> DeserializeSeed<'de> for NameIn<'_> {
@@ -181,119 +310,6 @@ impl Visitor<'_> for NameIn<'_> {
     fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
         Ok(self.0.iter().position(|known| *known == name))
     }
-}
-
-/// A request id rmcp holds as it was sent: a string, or an integer within i64.
-struct Id(Option<RequestId>);
-
-impl<'de> de::Deserialize<'de> for Id {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct IdVisitor;
-        impl Visitor<'_> for IdVisitor {
-            type Value = Id;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a request id")
-            }
-            fn visit_i64<E: de::Error>(self, id: i64) -> Result<Id, E> {
-                Ok(Id(Some(NumberOrString::Number(id))))
-            }
-            fn visit_u64<E: de::Error>(self, id: u64) -> Result<Id, E> {
-                Ok(Id(i64::try_from(id).ok().map(NumberOrString::Number)))
-            }
-            fn visit_str<E: de::Error>(self, id: &str) -> Result<Id, E> {
-                Ok(Id(Some(NumberOrString::String(id.into()))))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Id, E> {
-                Ok(Id(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Id, E> {
-                Ok(Id(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Id, E> {
-                Ok(Id(None))
-            }
-        }
-        deserializer.deserialize_any(IdVisitor)
-    }
-}
-
-/// What the quick read needs of `params`: that it is an object whose `arguments`, if any,
-/// is an object too (rmcp types it so; `classify` moves any other value aside), and the
-/// revision its `_meta` names.
-struct Params {
-    arguments_fit: bool,
-    revision: Option<String>,
-}
-
-impl<'de> de::Deserialize<'de> for Params {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ParamsVisitor;
-        impl<'de> Visitor<'de> for ParamsVisitor {
-            type Value = Params;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
-                let mut arguments_fit = true;
-                let mut revision = None;
-                while let Some(key) = map.next_key_seed(NameIn(&["arguments", "_meta"]))? {
-                    match key {
-                        Some(0) => arguments_fit = map.next_value::<ObjectOnly>()?.0,
-                        Some(_) => revision = meta_revision(&mut map)?,
-                        None => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(Params {
-                    arguments_fit,
-                    revision,
-                })
-            }
-        }
-        deserializer.deserialize_map(ParamsVisitor)
-    }
-}
-
-/// Whether a value is an object, skipping its contents.
-struct ObjectOnly(bool);
-
-impl<'de> de::Deserialize<'de> for ObjectOnly {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> Visitor<'de> for ObjectVisitor {
-            type Value = ObjectOnly;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ObjectOnly, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(ObjectOnly(true))
-            }
-        }
-        // Anything but an object fails the quick read, which then leaves it to `classify`.
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-
-/// The revision a whole message names in `params._meta`, whatever its value, read without
-/// building the message. rmcp serves any request that names one under the stateless rules,
-/// whose HTTP statuses follow the JSON-RPC error (-32601 is a 404).
-pub(crate) fn named_revision(bytes: &[u8]) -> Option<String> {
-    let find = Find {
-        first: "params",
-        rest: &["_meta", PROTOCOL_VERSION_KEY],
-    };
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    de::Deserializer::deserialize_map(&mut deserializer, find)
-        .ok()
-        .flatten()
-}
-
-/// The revision named in the `_meta` object that is `map`'s next value, for a reader that
-/// is going through a request's `params` member by member.
-fn meta_revision<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
-    map.next_value_seed(Step(&[PROTOCOL_VERSION_KEY]))
 }
 
 /// Looks in an object for member `first`, then down `rest`, one member name per level.
@@ -456,6 +472,64 @@ mod tests {
         ] {
             assert_eq!(quick(body), None, "{body}");
         }
+    }
+
+    #[test]
+    fn skipped_values_may_hold_anything_json_allows() {
+        let bodies = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"s":"a\"}{[","t":[{"u":"\\"},[],{}],"n":-1.5e3,"b":[true,false,null]},"note":"]"},"extra":{"k":["}"]}}"#,
+            "{ \"jsonrpc\" : \"2.0\" ,\n\t\"id\" : -4 ,\r\n \"method\" : \"ping\" , \"params\" : { } }\n",
+            r#"{"jsonrpc":"2.0","id":"é-1","method":"tools/list","params":{"cursor":"\u00e9"}}"#,
+        ];
+        for body in bodies {
+            let quick = quick(body).unwrap_or_else(|| panic!("read quickly: {body}"));
+            assert_agrees_with_the_full_check(body, &quick);
+        }
+    }
+
+    #[test]
+    fn the_scan_stops_where_serde_json_does() {
+        // The top level, `params` and `arguments` are three levels; serde_json refuses 128.
+        let nested = |levels: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"x","arguments":{{"a":{}1{}}}}}}}"#,
+                "[".repeat(levels),
+                "]".repeat(levels)
+            )
+        };
+        let deepest = nested(124);
+        assert!(serde_json::from_str::<serde_json::Value>(&deepest).is_ok());
+        assert!(quick(&deepest).is_some());
+        let too_deep = nested(125);
+        assert!(serde_json::from_str::<serde_json::Value>(&too_deep).is_err());
+        assert_eq!(quick(&too_deep), None);
+    }
+
+    #[test]
+    fn escaped_names_and_envelope_strings_take_the_full_check() {
+        for body in [
+            r#"{"jsonrpc":"2.0","\u0069d":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"pin\u0067"}"#,
+            r#"{"jsonrpc":"2.0","id":"a\"b","method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"\u005fmeta":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":01e2,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping",}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"arguments":"x"}}"#,
+        ] {
+            assert_eq!(quick(body), None, "{body}");
+        }
+    }
+
+    /// A body the quick read passes is one the full check delivers, with the same id.
+    fn assert_agrees_with_the_full_check(body: &str, quick: &QuickRequest) {
+        let super::super::Inbound::Deliver(message) = super::super::classify(body.as_bytes())
+        else {
+            panic!("the full check refused {body}");
+        };
+        let rmcp::model::JsonRpcMessage::Request(request) = *message else {
+            panic!("not a request: {body}");
+        };
+        assert_eq!(request.id, quick.id, "{body}");
     }
 
     #[test]
