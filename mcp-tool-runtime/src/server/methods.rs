@@ -1,6 +1,6 @@
-//! The protocol surface this server implements: its request methods and revisions, and the
+//! The protocol surface this server implements: its request methods and revisions, the
 //! `_meta` keys through which the transports hand over a non-object `arguments` or the
-//! refusal of an oversized one.
+//! refusal of an oversized one, and the arguments HTTP carries beside a large message.
 
 /// The protocol revisions this server speaks, newest first: 2026-07-28 (no handshake: every
 /// request carries its revision and the client's capabilities in `_meta`, and
