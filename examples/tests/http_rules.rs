@@ -282,6 +282,35 @@ fn other_paths_get_404_naming_the_endpoint() {
     );
 }
 
+/// The quick read skips what it does not need without checking it: malformed JSON there is
+/// found by rmcp, and answered by the full check with the request's id, in both modes.
+#[test]
+fn malformed_json_inside_the_arguments_is_answered_with_the_id() {
+    for mode in [&[][..], &["--stateless"][..]] {
+        let server = inventory(mode, &[]);
+        let session = mode.is_empty().then(|| server.open_session(&[]));
+        let headers: Vec<(&str, &str)> = session
+            .iter()
+            .map(|session| ("Mcp-Session-Id", session.as_str()))
+            .collect();
+        for (id, arguments) in [(7, r#"{"user_id":tru}"#), (8, r#"{"user_id":1,}"#)] {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"get_user","arguments":{arguments}}}}}"#
+            );
+            let reply = server.post(&headers, body.as_bytes());
+            assert_eq!(reply.status, 400, "{mode:?} {reply:?}");
+            let answer = reply.json();
+            assert_eq!(answer["id"], id, "{mode:?} {answer}");
+            assert_eq!(answer["error"]["code"], -32700, "{mode:?} {answer}");
+            let message = answer["error"]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.starts_with("Parse error: the message is not valid JSON ("),
+                "{message}"
+            );
+        }
+    }
+}
+
 #[test]
 fn malformed_bodies_get_json_rpc_errors() {
     let server = inventory(&["--stateless"], &[]);
