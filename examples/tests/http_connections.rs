@@ -180,6 +180,71 @@ fn silent_slow_and_idle_connections_are_closed_after_the_header_timeout() {
     eprintln!("idle connection closed after {took:?}");
 }
 
+/// Sleeps `millis` milliseconds.
+#[mcp_tool_runtime::mcp_tool]
+async fn nap(millis: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(millis)).await;
+    format!("slept {millis} ms")
+}
+
+/// A server with `nap` on 127.0.0.1, in this process, whose connections may wait `timeout`
+/// for a request head; it stops when the returned sender is dropped.
+fn serve_nap(timeout: Duration, stateless: bool) -> (String, tokio::sync::oneshot::Sender<()>) {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (bound, addr) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            let addr = listener.local_addr().expect("an address").to_string();
+            bound.send(addr).expect("the test waits");
+            let server = mcp_tool_runtime::McpServer::builder(())
+                .tool(nap_tool())
+                .build()
+                .expect("a server");
+            let options = mcp_tool_runtime::HttpOptions::default()
+                .header_timeout(timeout)
+                .stateless(stateless);
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            let _ = server.serve_http_until(listener, options, shutdown).await;
+        });
+    });
+    (addr.recv().expect("the server's address"), stop)
+}
+
+/// The header timeout counts only while a connection waits for a request head: an answer
+/// that takes four times as long is sent whole, and the connection is closed once it has
+/// then waited the timeout.
+#[test]
+fn an_answer_longer_than_the_header_timeout_is_not_cut() {
+    let timeout = Duration::from_millis(300);
+    for stateless in [false, true] {
+        let (addr, _stop) = serve_nap(timeout, stateless);
+        let mut connection = Connection::open(&addr);
+        let mut headers = vec![("MCP-Protocol-Version", "2025-11-25")];
+        let session;
+        if !stateless {
+            session = open_session(&mut connection);
+            headers = vec![("Mcp-Session-Id", session.as_str())];
+        }
+        let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"name": "nap", "arguments": {"millis": 1200}}});
+        let reply = connection.post(&headers, call.to_string().as_bytes());
+        assert_eq!(reply.status, 200, "stateless {stateless}: {reply:?}");
+        let answer = &reply.messages()[0];
+        assert_eq!(
+            answer["result"]["content"][0]["text"], "slept 1200 ms",
+            "{answer}"
+        );
+        let (_, took) = read_until_closed(connection.into_stream(), Duration::from_secs(5));
+        assert!(took >= Duration::from_millis(250), "closed after {took:?}");
+    }
+}
+
 #[test]
 fn a_slow_body_gets_408_and_its_connection_closed() {
     let server = HttpServer::start(INVENTORY, &["--stateless", "--body-timeout-ms", "500"], &[]);

@@ -17,8 +17,8 @@ use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use super::super::shutdown;
-use super::clock::ConnectionClock;
 use super::reply::{HttpResponse, OVERLOADED_CODE, reject};
+use super::watchdog::{Watch, Watchdog, WatchedBody};
 use super::{HttpOptions, HttpService, text};
 use crate::server::{McpServer, ServeError};
 
@@ -59,13 +59,15 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     ) -> Result<(), ServeError> {
         let (cap, grace) = (options.max_connections, options.grace_period);
         let permits = Arc::new(Semaphore::new(cap));
+        let watchdog = Watchdog::new(options.header_timeout);
         let site = Arc::new(Site {
             path: options.path.clone(),
-            header_timeout: options.header_timeout,
+            watchdog: Arc::clone(&watchdog),
             max_connections: cap,
             service: self.http_service(options),
         });
         let (stop, stopping) = watch::channel(false);
+        tokio::spawn(watchdog.run(stopping.clone()));
         tokio::select! {
             () = accept_loop(&listener, &site, &permits, &stopping) => {}
             () = shutdown => {}
@@ -80,7 +82,8 @@ impl<S: Send + Sync + 'static> McpServer<S> {
 /// What the listener serves: the endpoint at its path.
 struct Site<S: Send + Sync + 'static> {
     path: String,
-    header_timeout: Duration,
+    /// Closes connections that wait too long for a request head.
+    watchdog: Arc<Watchdog>,
     max_connections: usize,
     service: HttpService<S>,
 }
@@ -122,13 +125,16 @@ async fn accept_loop<S: Send + Sync + 'static>(
         backoff = FIRST_ACCEPT_BACKOFF;
         match Arc::clone(permits).try_acquire_owned() {
             Ok(permit) => {
+                let watch = site.watchdog.watch();
                 let connection = Accepted {
                     stream,
                     peer,
                     permit,
                     stopping: stopping.clone(),
+                    watch: Arc::clone(&watch),
                 };
-                tokio::spawn(serve_connection(Arc::clone(site), connection));
+                let task = tokio::spawn(serve_connection(Arc::clone(site), connection));
+                watch.served_by(task.abort_handle());
             }
             Err(_) => {
                 tokio::spawn(refuse_connection(stream, peer, cap));
@@ -152,12 +158,13 @@ async fn drain_connections(permits: &Semaphore, cap: usize, grace: Duration) {
 }
 
 /// An accepted connection: `permit` holds its place under the cap until it closes;
-/// `stopping` turns true when the server shuts down.
+/// `stopping` turns true when the server shuts down; `watch` times its request heads.
 struct Accepted {
     stream: TcpStream,
     peer: SocketAddr,
     permit: OwnedSemaphorePermit,
     stopping: watch::Receiver<bool>,
+    watch: Arc<Watch>,
 }
 
 /// Waits after a failed accept. Most failures are the system's (no file descriptor left,
@@ -177,6 +184,7 @@ async fn serve_connection<S: Send + Sync + 'static>(site: Arc<Site<S>>, accepted
         peer,
         permit: _permit,
         mut stopping,
+        watch,
     } = accepted;
     // A stateful answer goes out as several small writes (headers, then each event of the
     // stream). With Nagle's algorithm on, each write after the first waits for the client's
@@ -184,18 +192,21 @@ async fn serve_connection<S: Send + Sync + 'static>(site: Arc<Site<S>>, accepted
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
     }
-    let header_timeout = site.header_timeout;
     let service = service_fn(move |request| {
         let site = Arc::clone(&site);
-        async move { Ok::<_, Infallible>(site.handle(request).await) }
+        let watch = Arc::clone(&watch);
+        watch.busy();
+        async move {
+            let response = site.handle(request).await;
+            Ok::<_, Infallible>(response.map(|body| WatchedBody::new(body, watch)))
+        }
     });
-    let mut builder = http1::Builder::new();
-    builder
-        .timer(ConnectionClock::default())
-        .header_read_timeout(header_timeout);
-    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
+    // The watchdog stops this task (and so closes the connection) when it waits too long
+    // for a request head.
     let served = tokio::select! {
+        biased;
         served = connection.as_mut() => served,
         () = stopped(&mut stopping) => {
             // hyper finishes the request in progress, then closes; an idle connection

@@ -11,7 +11,6 @@
 
 mod auth;
 mod authority;
-mod clock;
 mod endpoint;
 mod guard;
 mod in_flight;
@@ -21,6 +20,7 @@ mod release;
 mod reply;
 mod sessions;
 mod text;
+mod watchdog;
 
 /// The header naming the protocol revision of a request, as a name made once: looked up by
 /// a `&str`, a header name is parsed again on every request.

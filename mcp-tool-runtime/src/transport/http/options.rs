@@ -244,7 +244,9 @@ impl HttpOptions {
     /// How long a connection may take to send a request's header (default 30 s), counted
     /// from when it is ready for one: just opened, or done with the previous answer. A
     /// connection that sends nothing, or its header too slowly, is closed; so is one left
-    /// idle between requests for as long. Answers being streamed are not affected.
+    /// idle between requests for as long. Answers being streamed are not affected. The
+    /// connections are looked at every eighth of the limit (at least every second), so one
+    /// is closed at most that much after its time is up.
     pub fn header_timeout(mut self, limit: Duration) -> Self {
         self.header_timeout = limit;
         self
