@@ -210,13 +210,7 @@ impl Session {
 
     /// The peak resident set size of the server so far, in kB (`VmHWM`).
     pub fn peak_rss_kb(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
-            .expect("/proc/<pid>/status is readable");
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmHWM:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmHWM is in /proc/<pid>/status")
+        mcp_tool_test_support::peak_memory(self.pid()) / 1024
     }
 }
 

@@ -7,6 +7,7 @@ use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use mcp_tool_test_support::memory_status;
 use mcp_tool_test_support::stdio::{StdioSession, envelope_of, start_raw};
 use serde_json::json;
 
@@ -198,17 +199,6 @@ fn a_closed_stdout_ends_the_server_promptly_with_code_0() {
     drop(stdin);
 }
 
-/// The server's resident memory, from /proc.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-            line.split_whitespace().nth(1)?.parse().ok()
-        })
-        .unwrap_or(0)
-}
-
 #[test]
 fn a_client_that_stops_reading_stops_the_server_reading() {
     const CALLS: u64 = 20_000;
@@ -229,7 +219,7 @@ fn a_client_that_stops_reading_stops_the_server_reading() {
     });
     thread::sleep(Duration::from_secs(3));
     let taken = written.load(std::sync::atomic::Ordering::SeqCst);
-    let rss = rss_kib(server.0.id());
+    let rss = memory_status(server.0.id(), "VmRSS") / 1024;
     eprintln!("with the client not reading: {taken} of {CALLS} calls taken, RSS {rss} KiB");
     assert!(
         taken < CALLS / 2,

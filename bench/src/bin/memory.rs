@@ -18,6 +18,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_tool_bench::process;
+use mcp_tool_test_support::memory_status;
 use serde_json::{Value, json};
 
 const MIB: f64 = 1024.0 * 1024.0;
@@ -45,22 +46,7 @@ fn main() {
 
 /// `(VmRSS, VmHWM)` of `pid`, in bytes.
 fn memory(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|rest| {
-                rest.trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .expect("a memory field")
-            * 1024
-    };
-    (field("VmRSS:"), field("VmHWM:"))
+    (memory_status(pid, "VmRSS"), memory_status(pid, "VmHWM"))
 }
 
 fn mib(bytes: u64) -> String {

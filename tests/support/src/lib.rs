@@ -11,12 +11,13 @@ pub mod http;
 pub mod results;
 pub mod stdio;
 
-/// The peak resident memory of process `pid` so far (`VmHWM`), in bytes.
-pub fn peak_memory(pid: u32) -> u64 {
+/// A memory figure of process `pid` from `/proc/PID/status` (`field` is `VmHWM`, `VmRSS`,
+/// …), in bytes.
+pub fn memory_status(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("read its status");
     let kib = status
         .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|rest| {
             rest.trim()
                 .trim_end_matches("kB")
@@ -24,8 +25,13 @@ pub fn peak_memory(pid: u32) -> u64 {
                 .parse::<u64>()
                 .ok()
         })
-        .expect("a VmHWM line");
+        .unwrap_or_else(|| panic!("no {field} line in /proc/{pid}/status"));
     kib * 1024
+}
+
+/// The peak resident memory of process `pid` so far (`VmHWM`), in bytes.
+pub fn peak_memory(pid: u32) -> u64 {
+    memory_status(pid, "VmHWM")
 }
 
 /// Sends process `pid` the signal `name` (`TERM`, `INT`) with `kill -s`.
