@@ -24,14 +24,14 @@ impl<'a> ToolCall<'a> {
     /// A call of the tool `info` with `arguments` as the client sent them, with a detached
     /// context.
     pub fn new(info: &'static ToolInfo, arguments: Option<&'a Value>) -> Self {
-        Self::with(InfoRef::Static(info), arguments.map(Sent::Borrowed))
+        Self::with(InfoRef::Static(info), arguments.map(Sent::Lent))
     }
 
     /// A call of the tool `info`, static or built at run time, with the arguments a server
     /// received.
     pub(crate) fn of(info: InfoRef, arguments: Option<&'a Arguments>) -> Self {
         let sent = arguments.map(|arguments| match arguments {
-            Arguments::Small(value) => Sent::Borrowed(value),
+            Arguments::Small(value) => Sent::Small(value),
             Arguments::Large(value) => Sent::Shared(value),
         });
         Self::with(info, sent)
@@ -82,7 +82,7 @@ impl<'a> ToolCall<'a> {
         parse: fn(&ToolCall<'_>) -> Result<A, ToolError>,
     ) -> Result<A, ToolError> {
         match &self.arguments {
-            Some(sent) if input::is_large(sent.value()) => {
+            Some(sent) if sent.is_large() => {
                 let arguments = sent.shared();
                 let (info, mode) = (self.info.clone(), self.input_mode);
                 run_heavy(move || {
@@ -141,24 +141,37 @@ impl Arguments {
     }
 }
 
-/// The arguments of one call, as [`ToolCall`] holds them.
+/// The arguments of one call, as [`ToolCall`] holds them: a server's were sized once, by
+/// [`Arguments::new`].
 enum Sent<'a> {
-    Borrowed(&'a Value),
+    /// Lent by the caller of [`ToolCall::new`]: not sized yet.
+    Lent(&'a Value),
+    /// A server's, found small.
+    Small(&'a Value),
+    /// A server's, found large: shared.
     Shared(&'a Arc<Value>),
 }
 
 impl Sent<'_> {
     fn value(&self) -> &Value {
         match self {
-            Self::Borrowed(value) => value,
+            Self::Lent(value) | Self::Small(value) => value,
             Self::Shared(value) => value,
+        }
+    }
+
+    fn is_large(&self) -> bool {
+        match self {
+            Self::Lent(value) => input::is_large(value),
+            Self::Small(_) => false,
+            Self::Shared(_) => true,
         }
     }
 
     /// The arguments to move to another thread: copied only when they were not shared.
     fn shared(&self) -> Arc<Value> {
         match self {
-            Self::Borrowed(value) => Arc::new((*value).clone()),
+            Self::Lent(value) | Self::Small(value) => Arc::new((*value).clone()),
             Self::Shared(value) => Arc::clone(value),
         }
     }

@@ -38,7 +38,7 @@ pub(super) struct Watch {
     waiting_since: AtomicU64,
     /// The task that serves the connection: stopping it closes the connection.
     task: OnceLock<AbortHandle>,
-    timeout: Duration,
+    /// The watchdog's epoch, from which `waiting_since` counts.
     epoch: Instant,
 }
 
@@ -57,7 +57,6 @@ impl Watchdog {
         let watch = Arc::new(Watch {
             waiting_since: AtomicU64::new(0),
             task: OnceLock::new(),
-            timeout: self.timeout,
             epoch: self.epoch,
         });
         watch.idle();
@@ -82,7 +81,7 @@ impl Watchdog {
     fn look(&self) {
         self.lock().retain(|watch| match watch.upgrade() {
             Some(watch) => {
-                if watch.overdue()
+                if watch.overdue(self.timeout)
                     && let Some(task) = watch.task.get()
                 {
                     tracing::debug!("closed a connection that sent no request head in time");
@@ -118,10 +117,10 @@ impl Watch {
         self.waiting_since.store(since + 1, Ordering::Relaxed);
     }
 
-    /// Whether the connection has waited for a head longer than the timeout.
-    pub(super) fn overdue(&self) -> bool {
+    /// Whether the connection has waited for a head longer than `timeout`.
+    fn overdue(&self, timeout: Duration) -> bool {
         let since = self.waiting_since.load(Ordering::Relaxed);
-        since != 0 && self.epoch.elapsed() >= Duration::from_nanos(since - 1) + self.timeout
+        since != 0 && self.epoch.elapsed() >= Duration::from_nanos(since - 1) + timeout
     }
 }
 
@@ -183,17 +182,18 @@ mod tests {
 
     #[test]
     fn a_connection_is_overdue_only_while_it_waits() {
-        let watchdog = Watchdog::new(Duration::from_millis(30));
+        let timeout = Duration::from_millis(30);
+        let watchdog = Watchdog::new(timeout);
         let watch = watchdog.watch();
-        assert!(!watch.overdue());
+        assert!(!watch.overdue(timeout));
         std::thread::sleep(Duration::from_millis(40));
-        assert!(watch.overdue());
+        assert!(watch.overdue(timeout));
         watch.busy();
-        assert!(!watch.overdue(), "busy, however long");
+        assert!(!watch.overdue(timeout), "busy, however long");
         watch.idle();
-        assert!(!watch.overdue(), "waiting again from now");
+        assert!(!watch.overdue(timeout), "waiting again from now");
         std::thread::sleep(Duration::from_millis(40));
-        assert!(watch.overdue());
+        assert!(watch.overdue(timeout));
     }
 
     #[test]
@@ -221,7 +221,7 @@ mod tests {
         drop(watchdog.watch());
         let stopped = tokio::time::timeout(Duration::from_secs(5), served).await;
         assert!(stopped.is_ok_and(|joined| joined.is_err_and(|error| error.is_cancelled())));
-        assert!(watch.overdue());
+        assert!(watch.overdue(watchdog.timeout));
         assert_eq!(
             watchdog.lock().len(),
             1,
