@@ -1,5 +1,7 @@
 //! The P8 baseline: the inventory's `get_user` written with rmcp's `#[tool]`, doing the same
-//! SQLite work, served by rmcp's own `StreamableHttpService` on a plain hyper loop.
+//! SQLite work, served by rmcp's own `StreamableHttpService` on a plain hyper loop. Its
+//! `search_items` takes the inventory's `query` and `tags`, so that the memory bench can
+//! measure what rmcp's own path takes for the same large call.
 //!
 //! ```text
 //! bench-rmcp-http --http 127.0.0.1:8080 [--stateless]
@@ -56,6 +58,24 @@ struct GetUserArgs {
     user_id: i64,
 }
 
+/// The arguments of `search_items`: the inventory's `query` and `tags`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+struct SearchArgs {
+    /// Text to look for in user names (case-insensitive).
+    #[validate(length(min = 1, max = 100))]
+    query: String,
+    /// Only users that have every one of these tags.
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+/// What `search_items` found.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Found {
+    /// The matching users.
+    users: Vec<User>,
+}
+
 /// One connection for the process, as the inventory keeps it; the router is built once and
 /// cloned into each session (or each stateless request), rmcp's fastest setup.
 #[derive(Clone)]
@@ -87,6 +107,30 @@ impl Shop {
             .map_err(|error| error.to_string())?;
         user.map(Json)
             .ok_or_else(|| format!("No user has id {}.", args.user_id))
+    }
+
+    /// Search users by name; users carry no tags, so a call with tags finds none.
+    #[tool(description = "Search users by name.")]
+    fn search_items(&self, Parameters(args): Parameters<SearchArgs>) -> Result<Json<Found>, String> {
+        args.validate().map_err(|errors| errors.to_string())?;
+        if !args.tags.is_empty() {
+            return Ok(Json(Found { users: Vec::new() }));
+        }
+        let db = self.db.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut statement = db
+            .prepare("SELECT id, name, email FROM users WHERE instr(lower(name), lower(?1)) > 0")
+            .map_err(|error| error.to_string())?;
+        let users = statement
+            .query_map([&args.query], |row| {
+                Ok(User {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    email: row.get(2)?,
+                })
+            })
+            .and_then(Iterator::collect)
+            .map_err(|error| error.to_string())?;
+        Ok(Json(Found { users }))
     }
 }
 

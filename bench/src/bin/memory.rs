@@ -4,11 +4,13 @@
 //! go to BENCHMARKS.md, "Session memory" and "Memory per call".
 //!
 //! ```text
-//! cargo run --release -p mcp-tool-bench --bin memory [-- sessions|calls] [-- --binary PATH]
+//! cargo run --release -p mcp-tool-bench --bin memory [-- sessions|calls|http] [-- --binary PATH]
 //! ```
 //!
 //! `--binary` measures another build of the server (an older commit's, say) with the same
-//! loads; the flags of this stop (`--session-idle-timeout-ms`) must be known to it.
+//! loads; the flags of this stop (`--session-idle-timeout-ms`) must be known to it. `http`
+//! runs only the HTTP calls, which rmcp's own server (`bench-rmcp-http`, whose `search_items`
+//! takes the same arguments) serves too.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -33,13 +35,16 @@ fn main() {
         }
     };
     let wanted = |part: &str| {
-        !args.iter().any(|a| a == "sessions" || a == "calls") || args.iter().any(|a| a == part)
+        let parts = ["sessions", "calls", "http"];
+        !args.iter().any(|a| parts.contains(&a.as_str())) || args.iter().any(|a| a == part)
     };
     if wanted("sessions") {
         sessions(&binary, 2_000);
     }
     if wanted("calls") {
         stdio_calls(&binary);
+    }
+    if wanted("calls") || wanted("http") {
         http_calls(&binary);
     }
 }
@@ -371,6 +376,7 @@ fn http_calls(binary: &PathBuf) {
     split.insert("x0".into(), Value::from(vec![0; 60_000]));
     split.insert("x1".into(), Value::from(vec![0; 60_000]));
     let cases = [
+        ("60k one-letter tags, valid", json!({"query": "tea", "tags": vec!["a"; 60_000]})),
         ("120k bad items in tags", bad),
         ("120k integers in 2 arrays of 60k", Value::Object(split)),
     ];
