@@ -111,7 +111,10 @@ impl Shop {
 
     /// Search users by name; users carry no tags, so a call with tags finds none.
     #[tool(description = "Search users by name.")]
-    fn search_items(&self, Parameters(args): Parameters<SearchArgs>) -> Result<Json<Found>, String> {
+    fn search_items(
+        &self,
+        Parameters(args): Parameters<SearchArgs>,
+    ) -> Result<Json<Found>, String> {
         args.validate().map_err(|errors| errors.to_string())?;
         if !args.tags.is_empty() {
             return Ok(Json(Found { users: Vec::new() }));

@@ -376,7 +376,10 @@ fn http_calls(binary: &PathBuf) {
     split.insert("x0".into(), Value::from(vec![0; 60_000]));
     split.insert("x1".into(), Value::from(vec![0; 60_000]));
     let cases = [
-        ("60k one-letter tags, valid", json!({"query": "tea", "tags": vec!["a"; 60_000]})),
+        (
+            "60k one-letter tags, valid",
+            json!({"query": "tea", "tags": vec!["a"; 60_000]}),
+        ),
         ("120k bad items in tags", bad),
         ("120k integers in 2 arrays of 60k", Value::Object(split)),
     ];

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::{Request, StatusCode, header};
+use http::{Request, Response, StatusCode, header};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -89,18 +89,25 @@ struct Site<S: Send + Sync + 'static> {
 }
 
 impl<S: Send + Sync + 'static> Site<S> {
-    async fn handle(&self, request: Request<Incoming>) -> HttpResponse {
+    /// The answer to `request`, whose body tells `watch` when it is sent.
+    async fn handle(&self, request: Request<Incoming>, watch: Arc<Watch>) -> Response<WatchedBody> {
+        // Here, at the future's first poll (hyper polls it as soon as it calls the service),
+        // not in the service closure: any call there kept the compiler from building the
+        // future in place, and hyper then copied its 3 KB three times per request.
+        watch.busy();
         let path = request.uri().path();
-        if path != self.path {
-            return reject(
+        let response = if path == self.path {
+            self.service.serve(request).await
+        } else {
+            reject(
                 StatusCode::NOT_FOUND,
                 rmcp::model::ErrorCode::INVALID_REQUEST,
                 text::http_not_found(path, &self.path),
                 json!({"endpoint": self.path}),
                 &[],
-            );
-        }
-        self.service.serve(request).await
+            )
+        };
+        response.map(|body| WatchedBody::new(body, watch))
     }
 }
 
@@ -195,11 +202,7 @@ async fn serve_connection<S: Send + Sync + 'static>(site: Arc<Site<S>>, accepted
     let service = service_fn(move |request| {
         let site = Arc::clone(&site);
         let watch = Arc::clone(&watch);
-        watch.busy();
-        async move {
-            let response = site.handle(request).await;
-            Ok::<_, Infallible>(response.map(|body| WatchedBody::new(body, watch)))
-        }
+        async move { Ok::<_, Infallible>(site.handle(request, watch).await) }
     });
     let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
