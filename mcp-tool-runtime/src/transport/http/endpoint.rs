@@ -521,6 +521,10 @@ fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
 
 /// Whether `response` is one of rmcp's plain-text rejections.
 fn is_plain_rejection(response: &HttpResponse) -> bool {
+    // Most answers are not client errors: their headers need no look.
+    if !response.status().is_client_error() {
+        return false;
+    }
     let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -528,7 +532,7 @@ fn is_plain_rejection(response: &HttpResponse) -> bool {
         .unwrap_or_default();
     let structured = content_type.starts_with("application/json")
         || content_type.starts_with("text/event-stream");
-    response.status().is_client_error() && !structured
+    !structured
 }
 
 /// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
