@@ -2,8 +2,10 @@
 //! stdio and HTTP. Against the real `inventory` binary.
 
 use mcp_tool_test_support::http::{Connection, HttpServer, call_body, initialize_body};
-use mcp_tool_test_support::peak_memory;
 use mcp_tool_test_support::stdio::{StdioSession, text_of};
+use mcp_tool_test_support::{memory_status, peak_memory};
+use std::time::{Duration, Instant};
+
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -186,6 +188,29 @@ fn a_large_call_within_the_limits_over_stdio_peaks_at_a_bounded_multiple_of_its_
     // No item has the tag "a": the tags arrived.
     assert_eq!(result["structuredContent"]["items"], json!([]), "{result}");
     assert_peak_bounded(session.pid(), before, line.len());
+}
+
+#[test]
+fn after_a_large_call_over_stdio_the_memory_it_took_is_given_back() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    let pid = session.pid();
+    let before = memory_status(pid, "VmRSS");
+    let arguments = json!({"query": "tea", "tags": vec!["a"; 100_000]});
+    let result = session.call_tool("search_items", arguments);
+    assert_eq!(result["structuredContent"]["items"], json!([]), "{result}");
+    // The parse took some 15 MiB; glibc kept 6 MiB of it until the server trimmed its heap,
+    // which it does within 5 s of reading enough large lines.
+    let near_before = before + 2 * 1024 * 1024;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut now = memory_status(pid, "VmRSS");
+    while now > near_before && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        now = memory_status(pid, "VmRSS");
+    }
+    assert!(
+        now <= near_before,
+        "VmRSS was {before} bytes before the call and still {now} 10 s after it"
+    );
 }
 
 #[test]

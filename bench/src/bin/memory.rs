@@ -354,15 +354,19 @@ fn stdio_calls(binary: &PathBuf) {
         let (_, after) = memory(server.child.id());
         thread::sleep(Duration::from_secs(1));
         let (later, _) = memory(server.child.id());
+        // Freed memory is given back at the server's next look, every 5 s.
+        thread::sleep(Duration::from_secs(5));
+        let (settled, _) = memory(server.child.id());
         let grew = after.saturating_sub(before);
         println!(
-            "stdio {name}: line {}; VmHWM {} -> {} (+{}, {:.1}x the line); VmRSS 1 s later {}; {took:.0?}; {}",
+            "stdio {name}: line {}; VmHWM {} -> {} (+{}, {:.1}x the line); VmRSS 1 s later {}, 6 s later {}; {took:.0?}; {}",
             mib(line.len() as u64),
             mib(before),
             mib(after),
             mib(grew),
             grew as f64 / line.len() as f64,
             mib(later),
+            mib(settled),
             outcome(&answer)
         );
     }

@@ -6,6 +6,7 @@
 mod http;
 mod jsonrpc;
 mod oversized;
+mod release;
 mod shutdown;
 mod stdio;
 

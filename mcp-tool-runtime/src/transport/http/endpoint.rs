@@ -21,9 +21,10 @@ use tower_service::Service;
 
 use super::super::jsonrpc::{self, Inbound};
 use super::super::oversized::{self, Screen};
+use super::super::release::InputBytes;
 use super::guard::{HttpGuard, HttpGuardLayer};
 use super::in_flight::{Claim, InFlight};
-use super::release::{BodyBytes, release_memory};
+use super::release::release_memory;
 use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject, reject_request};
 use super::sessions::{CountedSessions, SessionCap};
 use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
@@ -177,7 +178,7 @@ struct EndpointState<S: Send + Sync + 'static> {
     /// The places under [`HttpOptions::max_sessions`].
     session_cap: Arc<SessionCap>,
     /// The body bytes read, to know when to give freed memory back (see `release`).
-    body_bytes: BodyBytes,
+    body_bytes: InputBytes,
     /// The server's limits on a message's arrays and objects, checked on each body.
     limits: InputLimits,
     stateless: bool,
@@ -210,7 +211,7 @@ impl<S: Send + Sync + 'static> Endpoint<S> {
                 sessions,
                 in_flight: InFlight::default(),
                 session_cap,
-                body_bytes: BodyBytes::default(),
+                body_bytes: InputBytes::default(),
                 limits,
                 stateless: options.stateless,
             }),

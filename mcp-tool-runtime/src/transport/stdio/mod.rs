@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{self, Inbound};
 use super::oversized::{self, Screen};
+use super::release::{InputBytes, release_after_reads};
 use super::shutdown;
 use crate::StderrLog;
 use crate::input::InputLimits;
@@ -35,6 +36,11 @@ use pipes::write_stdout;
 
 /// The default time the calls already read get to finish after a shutdown signal.
 const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(10);
+
+/// How many bytes of large lines must have been read since memory was last given back (some
+/// 10 MiB while parsed) before it is given back again: a stdio server has one client, whose
+/// large calls come one at a time.
+const RELEASE_AFTER_LINE_BYTES: u64 = 256 * 1024;
 
 /// The default size limit of one incoming message: 4 MiB.
 pub(crate) const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
@@ -113,11 +119,14 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     }
 
     /// Serves MCP over any line transport, such as a [`LineTransport`] on a socket or a pipe.
+    /// Memory freed after large lines is given back to the system within seconds.
     pub async fn serve_lines<R>(self, mut transport: LineTransport<R>) -> Result<(), ServeError>
     where
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
     {
         transport.limits = self.registry().input_limits();
+        let read = Arc::downgrade(&transport.input_bytes);
+        tokio::spawn(release_after_reads(read, RELEASE_AFTER_LINE_BYTES));
         let running = self
             .serve(transport)
             .await
@@ -177,6 +186,8 @@ pub struct LineTransport<R> {
     end_input: CancellationToken,
     /// The server's limits on a message's arrays and objects, checked on each line.
     limits: InputLimits,
+    /// The bytes of large lines read, to know when to give freed memory back.
+    input_bytes: Arc<InputBytes>,
 }
 
 impl LineTransport<StdinReader> {
@@ -268,6 +279,7 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             initialized: false,
             end_input: CancellationToken::new(),
             limits: InputLimits::default(),
+            input_bytes: Arc::default(),
         }
     }
 
@@ -436,6 +448,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
                     continue;
                 }
             };
+            self.input_bytes.add(bytes.len());
             let trimmed = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
             let trimmed = trimmed.strip_suffix(b"\r").unwrap_or(trimmed);
             if trimmed.iter().all(u8::is_ascii_whitespace) {
