@@ -329,9 +329,14 @@ where
         }
         return Err(too_large(options, declared));
     }
-    let collect = Limited::new(body.as_mut(), limit).collect();
-    let Ok(collected) = tokio::time::timeout(options.body_timeout, collect).await else {
-        return Err(body_too_slow(options));
+    let mut collect = std::pin::pin!(Limited::new(body.as_mut(), limit).collect());
+    // Most bodies arrive with their head: only one still on its way needs a timer.
+    let collected = match std::future::poll_fn(|cx| Poll::Ready(collect.as_mut().poll(cx))).await {
+        Poll::Ready(collected) => collected,
+        Poll::Pending => match tokio::time::timeout(options.body_timeout, collect).await {
+            Ok(collected) => collected,
+            Err(_) => return Err(body_too_slow(options)),
+        },
     };
     match collected {
         Ok(collected) => Ok(collected.to_bytes()),
