@@ -88,7 +88,8 @@ impl Server {
             .find(|server| server.name() == name)
     }
 
-    fn command(self, addr: SocketAddr, mode: Mode) -> Command {
+    /// The command that starts this server on `addr` in `mode`.
+    pub fn command(self, addr: SocketAddr, mode: Mode) -> Command {
         let mut command = match self {
             Server::Ours => Command::new(release_dir().join("inventory")),
             Server::Rmcp => Command::new(release_dir().join("bench-rmcp-http")),
@@ -125,18 +126,19 @@ impl Running {
     /// Starts `server` in `mode` and waits (up to 30 s: Python imports are slow) until it
     /// accepts connections.
     pub fn start(server: Server, mode: Mode) -> Self {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let mut command = server.command(addr, mode);
+        let addr = free_addr();
+        Self::launch(server.command(addr, mode), addr, Stdio::null())
+    }
+
+    /// Starts `command`, a server that will listen on `addr`, its stderr going to `stderr`,
+    /// and waits (up to 30 s) until it accepts connections.
+    pub fn launch(mut command: Command, addr: SocketAddr, stderr: Stdio) -> Self {
         let described = format!("{command:?}");
         let child = command
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap_or_else(|error| panic!("cannot start {described}: {error}"));
         let mut running = Self { child, addr };
@@ -152,7 +154,22 @@ impl Running {
     }
 }
 
+/// An address of 127.0.0.1 with a port that was free a moment ago.
+pub fn free_addr() -> SocketAddr {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
 impl Running {
+    /// Sends the server SIGTERM and waits for it to exit.
+    pub fn terminate(&mut self) {
+        mcp_tool_test_support::send_signal(self.child.id(), "TERM");
+        let _ = self.child.wait();
+    }
+
     /// The CPU time (user and system, all threads) the server has used so far, from
     /// `/proc/<pid>/stat` in clock ticks of 10 ms (Linux's `USER_HZ` on every common
     /// platform).

@@ -20,6 +20,7 @@ use validator::Validate;
 
 pub mod compile;
 pub mod http_load;
+pub mod instructions;
 pub mod measure;
 pub mod process;
 pub mod tokens;

@@ -1,13 +1,13 @@
 //! The short version of the benchmark suite: one line per goal, the figure last.
 //!
 //! ```text
-//! cargo run --release -p mcp-tool-bench --bin summary [-- --only P1,P5]
+//! cargo run --release -p mcp-tool-bench --bin summary [-- --only P1,P5,P8i]
 //! ```
 
 use std::time::{Duration, Instant};
 
-use mcp_tool_bench::http_load::{self, Mode};
-use mcp_tool_bench::{compile, measure, process};
+use mcp_tool_bench::http_load::{self, Mode, Server};
+use mcp_tool_bench::{compile, instructions, measure, process};
 
 fn main() {
     let only: Option<Vec<String>> = std::env::args()
@@ -29,7 +29,7 @@ fn main() {
         }
     }
 
-    if wanted("P5") || wanted("P7") || wanted("P8") {
+    if wanted("P5") || wanted("P7") || wanted("P8") || wanted("P8I") {
         process::build_servers();
     }
     if wanted("P5") {
@@ -85,5 +85,29 @@ fn main() {
             );
         }
     }
+    if wanted("P8I") {
+        instructions_versus_rmcp();
+    }
     eprintln!("  summary took {:.0?}", started.elapsed());
+}
+
+/// P8i: instructions per HTTP call under callgrind, ours against rmcp, in each mode.
+fn instructions_versus_rmcp() {
+    if !instructions::available() {
+        eprintln!("  P8i: skipped, valgrind is not installed");
+        return;
+    }
+    for mode in Mode::ALL {
+        let ours = instructions::per_call(Server::Ours, mode);
+        let rmcp = instructions::per_call(Server::Rmcp, mode);
+        eprintln!(
+            "  P8i {}: ours {ours} instructions per call, rmcp {rmcp} (one connection)",
+            mode.name()
+        );
+        println!(
+            "P8i http_instructions_vs_rmcp {} {:.3}",
+            mode.name(),
+            ours as f64 / rmcp as f64
+        );
+    }
 }

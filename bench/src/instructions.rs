@@ -1,0 +1,69 @@
+//! P8i: instructions per HTTP call, ours against rmcp, counted by callgrind.
+//!
+//! Throughput on this shared machine moves by several percent between runs (P8); the count of
+//! instructions moves by well under one, so a change of a few percent in our HTTP path shows
+//! here first. One connection, `get_user` as in P8; the difference between 2,500 and 500
+//! calls, divided by 2,000, so that start-up and shutdown cancel out. Needs `valgrind`
+//! (`bench/scripts/callgrind_http.sh` is the same measure for one binary, by hand).
+
+use std::fs::File;
+use std::process::{Command, Stdio};
+
+use crate::http_load::{self, Mode, Running, Server};
+
+/// The call counts whose difference is measured.
+const FEW_CALLS: usize = 500;
+const MANY_CALLS: usize = 2_500;
+
+/// Whether `valgrind` can be run.
+pub fn available() -> bool {
+    Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+/// The instructions one call to `server` in `mode` takes.
+pub fn per_call(server: Server, mode: Mode) -> u64 {
+    let few = total(server, mode, FEW_CALLS);
+    let many = total(server, mode, MANY_CALLS);
+    many.saturating_sub(few) / (MANY_CALLS - FEW_CALLS) as u64
+}
+
+/// The instructions `server` ran in all, from its start to its exit after `calls` calls.
+fn total(server: Server, mode: Mode, calls: usize) -> u64 {
+    let addr = http_load::free_addr();
+    let inner = server.command(addr, mode);
+    let mut command = Command::new("valgrind");
+    command
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(inner.get_program())
+        .args(inner.get_args());
+    let log_path = std::env::temp_dir().join(format!("p8i-{}-{}.log", std::process::id(), calls));
+    let log = File::create(&log_path).expect("a log file for valgrind");
+    let mut running = Running::launch(command, addr, Stdio::from(log));
+    http_load::run(running.addr, mode, 1, calls);
+    running.terminate();
+    let log = std::fs::read_to_string(&log_path).expect("valgrind's log");
+    let _ = std::fs::remove_file(&log_path);
+    instructions(&log).unwrap_or_else(|| panic!("no instruction count in valgrind's log:\n{log}"))
+}
+
+/// The count of valgrind's `I   refs:      362,263,854` line.
+fn instructions(log: &str) -> Option<u64> {
+    let line = log.lines().find(|line| line.contains("I   refs:"))?;
+    line.rsplit(' ').next()?.replace(',', "").parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_is_read_from_valgrinds_summary() {
+        let log = "==7== Events    : Ir\n==7== Collected : 362263854\n==7== \n\
+                   ==7== I   refs:      362,263,854\n";
+        assert_eq!(instructions(log), Some(362_263_854));
+        assert_eq!(instructions("==7== no summary\n"), None);
+    }
+}
