@@ -1,11 +1,11 @@
 //! The limits on the arrays and objects of a message, checked before it is parsed, over
 //! stdio and HTTP. Against the real `inventory` binary.
 
+use std::time::{Duration, Instant};
+
 use mcp_tool_test_support::http::{Connection, HttpServer, call_body, initialize_body};
 use mcp_tool_test_support::stdio::{StdioSession, text_of};
 use mcp_tool_test_support::{memory_status, peak_memory};
-use std::time::{Duration, Instant};
-
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
