@@ -190,6 +190,72 @@ fn a_large_call_within_the_limits_over_stdio_peaks_at_a_bounded_multiple_of_its_
     assert_peak_bounded(session.pid(), before, line.len());
 }
 
+/// Item 12's target: any single call peaks within 20 times its message plus this. Tiny
+/// values cost more than 20 times their bytes: `0,` becomes a 72-byte `serde_json::Value`,
+/// `"a",` that and the smallest heap block of its text, and then the tool's own `String`.
+/// The values limit (200,000 in a call by default) caps how many there can be, so what they
+/// cost past 20 times is bounded: about 8 MiB in the densest calls below.
+const PEAK_CONSTANT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The densest calls the default limits let through to the parse, each on a fresh server:
+/// one that is served, and ones refused only once parsed (wrong types, unknown names), at
+/// the values limit; and calls over the limits, refused before the parse.
+#[test]
+fn any_single_call_over_stdio_peaks_within_twenty_times_its_message_plus_a_constant() {
+    let zeros = |n: usize| Value::from(vec![0; n]);
+    let keyed = |n: usize| -> Value { (0..n).map(|k| (format!("k{k}"), json!(0))).collect() };
+    let many_keyed = |objects: usize| -> Value {
+        let mut arguments = serde_json::Map::new();
+        arguments.insert("query".into(), json!("tea"));
+        for at in 0..objects {
+            arguments.insert(format!("x{at}"), keyed(9_999));
+        }
+        Value::Object(arguments)
+    };
+    let cases = [
+        (
+            "100k one-letter tags",
+            json!({"query": "tea", "tags": vec!["a"; 100_000]}),
+            false,
+        ),
+        (
+            "199,990 integers in tags and an unknown argument",
+            json!({"query": "tea", "tags": zeros(100_000), "x0": zeros(99_990)}),
+            true,
+        ),
+        ("19 unknown objects of 9,999 keys", many_keyed(19), true),
+        (
+            "a query of 3 MiB",
+            json!({"query": "q".repeat(3 << 20)}),
+            true,
+        ),
+        (
+            "1M integers in tags",
+            json!({"query": "tea", "tags": zeros(1_000_000)}),
+            true,
+        ),
+    ];
+    let mut report = Vec::new();
+    for (name, arguments, refused) in cases {
+        let mut session = StdioSession::start(INVENTORY, &[]);
+        let line = call_body(3, "search_items", arguments.clone());
+        let before = peak_memory(session.pid());
+        let result = session.call_tool("search_items", arguments);
+        assert_eq!(result["isError"], refused, "{name}: {}", text_of(&result));
+        let grew = peak_memory(session.pid()).saturating_sub(before);
+        let allowed = 20 * line.len() as u64 + PEAK_CONSTANT_BYTES;
+        report.push(format!(
+            "{name}: {grew} bytes for a message of {}",
+            line.len()
+        ));
+        assert!(
+            grew <= allowed,
+            "{name}: the peak grew by {grew}, over {allowed}\n{report:#?}"
+        );
+    }
+    eprintln!("{report:#?}");
+}
+
 #[test]
 fn after_a_large_call_over_stdio_the_memory_it_took_is_given_back() {
     let mut session = StdioSession::start(INVENTORY, &[]);

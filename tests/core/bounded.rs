@@ -66,6 +66,25 @@ async fn new_kinds_and_places_past_the_first_twenty_are_named() {
     );
 }
 
+/// Past the first thousand problems only a tally is kept (a call of 100,000 bad items
+/// would otherwise take some 40 MiB to answer); the summary still counts and names them.
+#[tokio::test]
+async fn problems_past_the_first_thousand_are_counted_and_named_in_the_summary() {
+    let tags: Vec<Value> = (0..1_500).map(Value::from).collect();
+    let result = call(&server(), "tag_items", json!({"tags": tags, "idz": 1})).await;
+    let text = text(&result);
+    assert!(
+        text.starts_with("Invalid arguments for tool 'tag_items': 1502 problems."),
+        "{text}"
+    );
+    let summary = text.lines().nth(21).unwrap_or_default();
+    assert_eq!(
+        summary,
+        "- …and 1,482 more problems (among them unknown_argument) under tags[…], idz."
+    );
+    assert_eq!(envelope(&result)["violationsTotal"], 1_502);
+}
+
 #[tokio::test]
 async fn twenty_problems_or_fewer_are_all_spelled_out() {
     let tags: Vec<Value> = (0..20).map(Value::from).collect();

@@ -339,6 +339,10 @@ fn stdio_calls(binary: &PathBuf) {
             json!({"query": "tea", "tags": vec!["single-origin-00"; 20_000]}),
         ),
         (
+            "100k integers in tags (each the wrong type)",
+            json!({"query": "tea", "tags": ints(100_000)}),
+        ),
+        (
             "190k integers in 2 arrays of 95k",
             spread(2, 95_000, json!(0)),
         ),

@@ -4,12 +4,14 @@
 
 mod code;
 mod envelope;
+mod found;
 mod mapping;
 mod tool_error;
 mod violation;
 
 pub use code::{ErrorClass, ErrorCode};
 pub use envelope::{ERROR_META_KEY, ErrorEnvelope, ViolationEntry};
+pub(crate) use found::{Found, Tally};
 pub use mapping::{ErrorMapping, IntoToolError};
 pub(crate) use tool_error::Message;
 pub use tool_error::ToolError;

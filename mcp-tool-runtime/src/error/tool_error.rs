@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::code::ErrorCode;
+use super::found::{Found, Tally};
 use super::violation::Violation;
 
 /// The detail of a masked error, kept for the log and never shown to the model.
@@ -73,6 +74,8 @@ struct ErrorInner {
     retry_after: Option<u64>,
     details: Option<Value>,
     violations: Vec<Violation>,
+    /// What is known of the violations past `violations`, for a call with very many.
+    omitted: Tally,
     internal: Option<Internal>,
 }
 
@@ -88,6 +91,7 @@ impl ToolError {
                 retry_after: None,
                 details: None,
                 violations: Vec::new(),
+                omitted: Tally::default(),
                 internal: None,
             }),
         }
@@ -109,6 +113,13 @@ impl ToolError {
             tool: tool.to_string(),
         };
         Self::with_message(ErrorCode::INVALID_ARGUMENTS, message).with_violations(violations)
+    }
+
+    /// `invalid_arguments` with what the checks of a call `found`.
+    pub(crate) fn invalid_arguments_found(tool: &str, found: Found) -> Self {
+        let mut error = Self::invalid_arguments(tool, found.kept);
+        error.inner.omitted = found.past;
+        error
     }
 
     /// `invalid_arguments` with its own headline, for a problem with the arguments as a whole.
@@ -260,9 +271,22 @@ impl ToolError {
         self.inner.details.as_ref()
     }
 
-    /// The argument violations of an `invalid_arguments` error.
+    /// The argument violations of an `invalid_arguments` error. A call with very many
+    /// keeps only the first thousand in full; [`ToolError::violations_total`] counts them
+    /// all.
     pub fn violations(&self) -> &[Violation] {
         &self.inner.violations
+    }
+
+    /// How many argument violations were found, those past [`ToolError::violations`]
+    /// included.
+    pub fn violations_total(&self) -> usize {
+        self.inner.violations.len() + self.inner.omitted.count
+    }
+
+    /// What is known of the violations past [`ToolError::violations`].
+    pub(crate) fn omitted_violations(&self) -> &Tally {
+        &self.inner.omitted
     }
 
     /// True when the real cause is hidden from the model.
@@ -282,7 +306,7 @@ impl fmt::Debug for ToolError {
             .field("code", &self.inner.code.as_str())
             .field("message", &self.inner.message)
             .field("retryable", &self.inner.retryable)
-            .field("violations", &self.inner.violations.len())
+            .field("violations", &self.violations_total())
             .field("internal", &self.inner.internal)
             .finish()
     }

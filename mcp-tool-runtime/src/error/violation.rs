@@ -57,6 +57,20 @@ impl ArgPath {
         self.0.is_empty()
     }
 
+    /// The path as wide as a summary of many problems names it: its argument, and the
+    /// first item for anything within that argument's items (`tags[0]` for `tags[7].name`).
+    pub(crate) fn place(&self) -> Self {
+        let segments = match self.0.as_slice() {
+            [key @ PathSegment::Key(_), PathSegment::Index(_), ..] => {
+                vec![key.clone(), PathSegment::Index(0)]
+            }
+            [key @ PathSegment::Key(_), ..] => vec![key.clone()],
+            [PathSegment::Index(_), ..] => vec![PathSegment::Index(0)],
+            [] => Vec::new(),
+        };
+        Self(segments)
+    }
+
     /// The top-level argument this path starts at, if any.
     pub fn top_level(&self) -> Option<&str> {
         match self.0.first() {

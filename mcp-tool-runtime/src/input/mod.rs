@@ -29,7 +29,7 @@ mod wire;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::error::{ArgPath, ToolError, Violation, ViolationKind};
+use crate::error::{ArgPath, Found, ToolError, Violation, ViolationKind};
 pub(crate) use dynamic::{SchemaProblem, check_schema, parse_value};
 pub use each::check_argument;
 pub use limits::InputLimits;
@@ -157,7 +157,7 @@ fn unknown_keys(value: &Value, spec: &InputSpec, read: &mut Reader<'_>) -> Optio
     }
     each::add_checked(&mut violations, value, spec);
     each::add_validated(&mut violations, value, spec, read);
-    Some(ToolError::invalid_arguments(&spec.tool, violations))
+    Some(ToolError::invalid_arguments_found(&spec.tool, violations))
 }
 
 /// A call that sent no arguments: fine for a tool whose arguments are all optional;
@@ -192,16 +192,18 @@ fn validated(
     sent: &Value,
     read: &mut Reader<'_>,
 ) -> Result<(), ToolError> {
-    let mut violations = match attempt {
-        Attempt::Valid => Vec::new(),
-        Attempt::Invalid(errors) => validator::violations(&errors, spec, sent),
+    let mut violations: Found = match attempt {
+        Attempt::Valid => Found::default(),
+        Attempt::Invalid(errors) => validator::violations(&errors, spec, sent)
+            .into_iter()
+            .collect(),
         Attempt::Unreadable(error) => return Err(slow_path(sent, spec, Some(error), read)),
     };
     each::merge(&mut violations, narrow::f32_overflows(spec, sent), spec);
     if violations.is_empty() {
         return Ok(());
     }
-    Err(ToolError::invalid_arguments(&spec.tool, violations))
+    Err(ToolError::invalid_arguments_found(&spec.tool, violations))
 }
 
 /// Every problem the schema finds, or serde's own words when it finds none (the type's
@@ -224,5 +226,5 @@ fn slow_path(
     }
     each::add_checked(&mut violations, value, spec);
     each::add_validated(&mut violations, value, spec, read);
-    ToolError::invalid_arguments(&spec.tool, violations)
+    ToolError::invalid_arguments_found(&spec.tool, violations)
 }

@@ -31,6 +31,7 @@ pub(super) fn f32_overflows(spec: &InputSpec, sent: &Value) -> Vec<Violation> {
         return Vec::new();
     }
     walk::violations(&spec.schema, sent)
+        .kept
         .into_iter()
         .filter(|violation| matches!(violation.kind, ViolationKind::Range(_)))
         .filter(|violation| violation.received.as_ref().is_some_and(is_past_f32))

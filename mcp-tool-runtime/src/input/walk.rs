@@ -6,7 +6,7 @@ use serde_json::{Map, Number, Value};
 use super::formats::{format_problem, matches_pattern};
 use super::suggest::closest;
 use super::validator::first_example;
-use crate::error::{ArgPath, Expected, JsonType, LengthUnit, Violation, ViolationKind};
+use crate::error::{ArgPath, Expected, Found, JsonType, LengthUnit, Violation, ViolationKind};
 use crate::schema::{
     SchemaDoc, constants_of, declared_types, describe, is_null_schema, number_range,
     required_names, union_types,
@@ -16,11 +16,11 @@ use crate::schema::{
 const MAX_DEPTH: usize = 64;
 
 /// Every violation of `value` against the canonical `schema`.
-pub(super) fn violations(schema: &Value, value: &Value) -> Vec<Violation> {
+pub(super) fn violations(schema: &Value, value: &Value) -> Found {
     let walker = Walker {
         doc: SchemaDoc::new(schema),
     };
-    let mut out = Vec::new();
+    let mut out = Found::default();
     walker.node(schema, value, &ArgPath::root(), &mut out, 0);
     out
 }
@@ -35,7 +35,7 @@ impl<'s> Walker<'s> {
         schema: &'s Value,
         value: &Value,
         path: &ArgPath,
-        out: &mut Vec<Violation>,
+        out: &mut Found,
         depth: usize,
     ) {
         if depth > MAX_DEPTH {
@@ -91,7 +91,7 @@ impl<'s> Walker<'s> {
         keywords: &'s Map<String, Value>,
         object: &Map<String, Value>,
         path: &ArgPath,
-        out: &mut Vec<Violation>,
+        out: &mut Found,
         depth: usize,
     ) {
         let properties = keywords.get("properties").and_then(Value::as_object);
@@ -116,8 +116,8 @@ impl<'s> Walker<'s> {
         for (key, child) in object.iter().filter(|(key, _)| !known(key)) {
             match extra {
                 Some(Value::Bool(false)) => {
-                    unknown.push((out.len(), child));
-                    out.push(unknown_key(properties, key, child, path));
+                    let at = out.push(unknown_key(properties, key, child, path));
+                    unknown.push((at, child));
                 }
                 Some(schema @ Value::Object(_)) => {
                     self.node(schema, child, &path.key(key), out, depth + 1);
@@ -125,8 +125,8 @@ impl<'s> Walker<'s> {
                 _ => {}
             }
         }
-        if let ([(name, property)], [(at, sent)]) = (missing.as_slice(), unknown.as_slice()) {
-            self.link_renamed(name, property, &mut out[*at], sent, depth);
+        if let ([(name, property)], [(Some(at), sent)]) = (missing.as_slice(), unknown.as_slice()) {
+            self.link_renamed(name, property, &mut out.kept[*at], sent, depth);
         }
         let count = object.len() as u64;
         let unit = LengthUnit::Properties;
@@ -154,7 +154,7 @@ impl<'s> Walker<'s> {
         else {
             return;
         };
-        let mut problems = Vec::new();
+        let mut problems = Found::default();
         self.node(schema, sent, &unknown.path, &mut problems, depth + 1);
         if problems.is_empty() {
             *suggestion = Some(missing.to_string());
@@ -167,7 +167,7 @@ impl<'s> Walker<'s> {
         items: &[Value],
         value: &Value,
         path: &ArgPath,
-        out: &mut Vec<Violation>,
+        out: &mut Found,
         depth: usize,
     ) {
         let prefix = keywords.get("prefixItems").and_then(Value::as_array);
@@ -202,7 +202,7 @@ impl<'s> Walker<'s> {
         branches: &'s [Value],
         value: &Value,
         path: &ArgPath,
-        out: &mut Vec<Violation>,
+        out: &mut Found,
         depth: usize,
     ) {
         let resolved: Vec<&'s Value> = branches.iter().map(|b| self.doc.resolve(b)).collect();
@@ -233,7 +233,7 @@ impl<'s> Walker<'s> {
         }
         match self.closest_branch(&resolved, value, path, depth) {
             Some(Ok(())) => {}
-            Some(Err(best)) => out.extend(best),
+            Some(Err(best)) => out.append(best),
             None => {
                 let types = union_types(&self.doc, resolved.iter().copied());
                 let kind = ViolationKind::TypeMismatch {
@@ -252,20 +252,20 @@ impl<'s> Walker<'s> {
         value: &Value,
         path: &ArgPath,
         depth: usize,
-    ) -> Option<Result<(), Vec<Violation>>> {
-        let mut best: Option<Vec<Violation>> = None;
+    ) -> Option<Result<(), Found>> {
+        let mut best: Option<Found> = None;
         for branch in branches {
-            let mut attempt = Vec::new();
+            let mut attempt = Found::default();
             self.node(branch, value, path, &mut attempt, depth + 1);
             if attempt.is_empty() {
                 return Some(Ok(()));
             }
             let wrong_type_only = matches!(
-                attempt.as_slice(),
+                attempt.kept.as_slice(),
                 [only] if &only.path == path
                     && matches!(only.kind, ViolationKind::TypeMismatch { .. } | ViolationKind::Enum { .. })
             );
-            if !wrong_type_only && best.as_ref().is_none_or(|b| attempt.len() < b.len()) {
+            if !wrong_type_only && best.as_ref().is_none_or(|b| attempt.total() < b.total()) {
                 best = Some(attempt);
             }
         }
@@ -279,7 +279,7 @@ impl<'s> Walker<'s> {
         tag: &str,
         value: &Value,
         path: &ArgPath,
-        out: &mut Vec<Violation>,
+        out: &mut Found,
         depth: usize,
     ) {
         let Value::Object(object) = value else {
@@ -306,7 +306,9 @@ impl<'s> Walker<'s> {
             .find(|branch| tag_values(branch).is_some_and(|values| values.contains(given)));
         match chosen {
             Some(branch) => self.node(branch, value, path, out, depth + 1),
-            None => out.push(enum_violation(path.key(tag), allowed, given)),
+            None => {
+                out.push(enum_violation(path.key(tag), allowed, given));
+            }
         }
     }
 }
@@ -404,7 +406,7 @@ fn check_string(
     text: &str,
     value: &Value,
     path: &ArgPath,
-    out: &mut Vec<Violation>,
+    out: &mut Found,
 ) {
     let length = text.chars().count() as u64;
     let unit = LengthUnit::Characters;
@@ -456,7 +458,7 @@ fn check_number(
     number: &Number,
     value: &Value,
     path: &ArgPath,
-    out: &mut Vec<Violation>,
+    out: &mut Found,
 ) {
     use std::cmp::Ordering::{Equal, Greater, Less};
     let Some(range) = number_range(keywords) else {
@@ -505,6 +507,7 @@ mod tests {
 
     fn messages_for(value: Value) -> Vec<String> {
         violations(&schema(), &value)
+            .kept
             .iter()
             .map(ToString::to_string)
             .collect()

@@ -5,7 +5,9 @@ use std::fmt;
 
 use super::phrases::thousands;
 use super::violation::entry;
-use crate::error::{ErrorCode, ErrorEnvelope, Message, PathSegment, ToolError, Violation};
+use crate::error::{
+    ArgPath, ErrorCode, ErrorEnvelope, Message, PathSegment, Tally, ToolError, Violation,
+};
 
 /// How many argument problems an answer spells out. The rest are summarised in one line and
 /// counted in the envelope, so that a huge bad call gets a bounded answer.
@@ -19,7 +21,7 @@ impl ToolError {
             Message::Given(text) => Cow::Borrowed(text),
             Message::CodeDefault => Cow::Owned(default_message(self.code())),
             Message::InvalidArguments { tool } => {
-                Cow::Owned(invalid_arguments_summary(tool, self.violations().len()))
+                Cow::Owned(invalid_arguments_summary(tool, self.violations_total()))
             }
             Message::ArgumentsAbsent { tool, required } => {
                 Cow::Owned(arguments_absent(tool, required))
@@ -49,8 +51,8 @@ impl ToolError {
                 .take(MAX_REPORTED_VIOLATIONS)
                 .map(entry)
                 .collect(),
-            violations_total: (self.violations().len() > MAX_REPORTED_VIOLATIONS)
-                .then_some(self.violations().len()),
+            violations_total: (self.violations_total() > MAX_REPORTED_VIOLATIONS)
+                .then_some(self.violations_total()),
             details: self.details().cloned(),
         }
     }
@@ -126,10 +128,10 @@ pub(crate) fn error_text(
         text.push_str(&violation.message);
     }
     if let Some((shown, omitted)) = error.violations().split_at_checked(MAX_REPORTED_VIOLATIONS)
-        && !omitted.is_empty()
+        && error.violations_total() > shown.len()
     {
         text.push_str("\n- ");
-        text.push_str(&omitted_summary(shown, omitted));
+        text.push_str(&omitted_summary(shown, omitted, error.omitted_violations()));
     }
     if !valid_call.is_empty() {
         text.push_str(&format!("\nValid call: {tool}({valid_call})"));
@@ -137,15 +139,14 @@ pub(crate) fn error_text(
     text
 }
 
-/// "…and 119,980 more problems of the same kinds under tags[…]."
-fn omitted_summary(shown: &[Violation], omitted: &[Violation]) -> String {
-    let problems = if omitted.len() == 1 {
-        "problem"
-    } else {
-        "problems"
-    };
+/// "…and 119,980 more problems of the same kinds under tags[…]." The problems not spelled
+/// out are the kept ones past those `shown`, then those only `tallied`.
+fn omitted_summary(shown: &[Violation], omitted: &[Violation], tallied: &Tally) -> String {
+    let count = omitted.len() + tallied.count;
+    let problems = if count == 1 { "problem" } else { "problems" };
     let mut new_kinds: Vec<&str> = Vec::new();
-    for kind in omitted.iter().map(|v| v.kind.problem()) {
+    let omitted_kinds = omitted.iter().map(|v| v.kind.problem());
+    for kind in omitted_kinds.chain(tallied.problems.iter().copied()) {
         let seen = shown.iter().any(|v| v.kind.problem() == kind);
         if !seen && !new_kinds.contains(&kind) {
             new_kinds.push(kind);
@@ -157,25 +158,28 @@ fn omitted_summary(shown: &[Violation], omitted: &[Violation]) -> String {
         format!("(among them {})", new_kinds.join(", "))
     };
     let mut places: Vec<String> = Vec::new();
-    for place in omitted.iter().map(|v| place(v.path.segments())) {
+    let omitted_places = omitted.iter().map(|v| v.path.place());
+    for place in omitted_places.chain(tallied.places.iter().cloned()) {
+        let place = place_words(&place);
         if !places.contains(&place) {
             places.push(place);
         }
     }
     let shown_places = places.len().min(3);
     let mut under = places[..shown_places].join(", ");
-    if places.len() > shown_places {
+    if places.len() > shown_places || tallied.more_places {
         under.push_str(" and elsewhere");
     }
     format!(
         "…and {} more {problems} {kinds} under {under}.",
-        thousands(omitted.len())
+        thousands(count)
     )
 }
 
-/// Where a problem is, as wide as a summary needs: its argument, and `[…]` for its items.
-fn place(segments: &[PathSegment]) -> String {
-    match segments {
+/// A place of problems ([`ArgPath::place`]) in a summary: its argument, and `[…]` for its
+/// items.
+fn place_words(place: &ArgPath) -> String {
+    match place.segments() {
         [] => "the arguments".into(),
         [PathSegment::Key(key), PathSegment::Index(_), ..] => format!("{key}[…]"),
         [PathSegment::Key(key), ..] => key.clone(),

@@ -1,0 +1,164 @@
+//! The violations of one call as they are found: the first ones in full, the rest only
+//! tallied. A call of 100,000 bad items would otherwise build 100,000 records of a few
+//! hundred bytes each, some 40 MiB, for an answer that spells out 20 of them and sums up the
+//! rest.
+
+use super::violation::{ArgPath, Violation};
+
+/// How many violations a call keeps in full: far more than an answer spells out, so that
+/// ordering them and merging in the `validator` rules still pick the first ones.
+pub(crate) const KEPT_VIOLATIONS: usize = 1_000;
+
+/// How many places of the tallied violations are named; a summary names three at most.
+const TALLIED_PLACES: usize = 4;
+
+/// What is known of the violations past the kept ones: what a summary of them says.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Tally {
+    /// How many there are.
+    pub(crate) count: usize,
+    /// Their kinds of problem ([`ViolationKind::problem`](super::ViolationKind::problem)),
+    /// each once.
+    pub(crate) problems: Vec<&'static str>,
+    /// Where they are, each as wide as a summary names it ([`ArgPath::place`]), each once,
+    /// the first few.
+    pub(crate) places: Vec<ArgPath>,
+    /// Whether they are in more places than `places` names.
+    pub(crate) more_places: bool,
+}
+
+impl Tally {
+    fn add(&mut self, violation: &Violation) {
+        self.count += 1;
+        let problem = violation.kind.problem();
+        if !self.problems.contains(&problem) {
+            self.problems.push(problem);
+        }
+        let place = violation.path.place();
+        if !self.places.contains(&place) {
+            if self.places.len() < TALLIED_PLACES {
+                self.places.push(place);
+            } else {
+                self.more_places = true;
+            }
+        }
+    }
+
+    fn absorb(&mut self, other: Tally) {
+        self.count += other.count;
+        for problem in other.problems {
+            if !self.problems.contains(&problem) {
+                self.problems.push(problem);
+            }
+        }
+        self.more_places |= other.more_places;
+        for place in other.places {
+            if self.places.contains(&place) {
+                continue;
+            }
+            if self.places.len() < TALLIED_PLACES {
+                self.places.push(place);
+            } else {
+                self.more_places = true;
+            }
+        }
+    }
+}
+
+/// The violations found in one call: the first [`KEPT_VIOLATIONS`] in full, the rest in
+/// `past`.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    /// The violations kept in full, in the order found.
+    pub(crate) kept: Vec<Violation>,
+    /// The ones past those.
+    pub(crate) past: Tally,
+}
+
+impl Found {
+    /// Adds `violation`; returns where it is kept, if it is.
+    pub(crate) fn push(&mut self, violation: Violation) -> Option<usize> {
+        if self.kept.len() < KEPT_VIOLATIONS {
+            self.kept.push(violation);
+            Some(self.kept.len() - 1)
+        } else {
+            self.past.add(&violation);
+            None
+        }
+    }
+
+    /// Adds everything `other` found.
+    pub(crate) fn append(&mut self, other: Found) {
+        for violation in other.kept {
+            self.push(violation);
+        }
+        self.past.absorb(other.past);
+    }
+
+    /// How many violations were found, kept or tallied.
+    pub(crate) fn total(&self) -> usize {
+        self.kept.len() + self.past.count
+    }
+
+    /// Whether nothing was found.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+}
+
+impl FromIterator<Violation> for Found {
+    fn from_iter<I: IntoIterator<Item = Violation>>(violations: I) -> Self {
+        let mut found = Found::default();
+        for violation in violations {
+            found.push(violation);
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{Expected, JsonType, ViolationKind};
+
+    fn wrong_type(path: ArgPath) -> Violation {
+        let expected = Expected::Types(vec![JsonType::String]);
+        Violation::new(path, ViolationKind::TypeMismatch { expected }, None)
+    }
+
+    #[test]
+    fn past_the_kept_violations_only_their_count_kinds_and_places_are_kept() {
+        let mut found = Found::default();
+        for index in 0..KEPT_VIOLATIONS + 5 {
+            found.push(wrong_type(ArgPath::argument("tags").index(index)));
+        }
+        found.push(Violation::new(
+            ArgPath::argument("query"),
+            ViolationKind::Missing {
+                expected: Expected::Types(vec![JsonType::String]),
+            },
+            None,
+        ));
+        assert_eq!(found.kept.len(), KEPT_VIOLATIONS);
+        assert_eq!(found.total(), KEPT_VIOLATIONS + 6);
+        assert_eq!(found.past.problems, ["type_mismatch", "missing"]);
+        let places: Vec<String> = found.past.places.iter().map(ToString::to_string).collect();
+        assert_eq!(places, ["tags[0]", "query"]);
+        assert!(!found.past.more_places);
+    }
+
+    #[test]
+    fn appending_keeps_the_bound_and_adds_up_the_tallies() {
+        let mut first = Found::default();
+        let mut second = Found::default();
+        for index in 0..KEPT_VIOLATIONS + 1 {
+            first.push(wrong_type(ArgPath::argument("a").index(index)));
+            second.push(wrong_type(ArgPath::argument(format!("b{index}"))));
+        }
+        first.append(second);
+        assert_eq!(first.kept.len(), KEPT_VIOLATIONS);
+        assert_eq!(first.total(), 2 * (KEPT_VIOLATIONS + 1));
+        assert_eq!(first.past.places.len(), TALLIED_PLACES);
+        assert!(first.past.more_places);
+    }
+}
