@@ -44,7 +44,8 @@ impl Tally {
         }
     }
 
-    fn absorb(&mut self, other: Tally) {
+    /// Adds what `other` tallied.
+    pub(crate) fn absorb(&mut self, other: Tally) {
         self.count += other.count;
         for problem in other.problems {
             if !self.problems.contains(&problem) {

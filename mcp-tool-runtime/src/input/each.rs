@@ -37,10 +37,10 @@ pub(super) fn add_checked(found: &mut Found, arguments: &Value, spec: &InputSpec
     let Some(check_each) = spec.check_each else {
         return;
     };
-    let checked: Vec<Violation> = check_each(arguments)
-        .iter()
-        .flat_map(|errors| violations(errors, spec, arguments))
-        .collect();
+    let mut checked = Found::default();
+    for errors in check_each(arguments) {
+        checked.append(violations(&errors, spec, arguments));
+    }
     merge(found, checked, spec);
 }
 
@@ -68,14 +68,14 @@ pub(super) fn add_validated(
     let Attempt::Invalid(errors) = read(&patched) else {
         return;
     };
-    let untouched = violations(&errors, spec, &patched)
-        .into_iter()
-        .filter(|v| {
-            !swapped
-                .iter()
-                .any(|path| placeholder::overlaps(&v.path, path))
-        })
-        .collect();
+    // Past the kept violations, those the placeholders caused cannot be told apart; a call
+    // with that many problems gets a summary, which may then count a few too many.
+    let mut untouched = violations(&errors, spec, &patched);
+    untouched.kept.retain(|v| {
+        !swapped
+            .iter()
+            .any(|path| placeholder::overlaps(&v.path, path))
+    });
     merge(found, untouched, spec);
 }
 
@@ -95,9 +95,10 @@ fn breaks_deserialization(kind: &ViolationKind) -> bool {
 /// Adds the violations of `more` not yet in `found` (same path and problem), then orders
 /// the kept ones as declared. (Past the kept ones, only a count is left to compare with: a
 /// call that many problems gets a summary of them, in which a double may be counted.)
-pub(super) fn merge(found: &mut Found, more: Vec<Violation>, spec: &InputSpec) {
+pub(super) fn merge(found: &mut Found, more: Found, spec: &InputSpec) {
     let before = found.total();
-    for violation in more {
+    found.past.absorb(more.past);
+    for violation in more.kept {
         let reported = found
             .kept
             .iter()

@@ -6,19 +6,15 @@ use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
 use super::spec::InputSpec;
 use super::wire::{declared_order, wire_path};
 use crate::error::{
-    ArgPath, LengthUnit, NumberRange, StringFormat, Violation, ViolationKind, kept_received,
+    ArgPath, Found, LengthUnit, NumberRange, StringFormat, Violation, ViolationKind, kept_received,
 };
 use crate::schema::{SchemaDoc, describe};
 
-/// `validator`'s errors as violations, ordered as the arguments are declared.
+/// `validator`'s errors as violations, the kept ones ordered as the arguments are declared.
 /// `arguments` is what the errors are about, as sent: its property names are the ones to use.
-pub(super) fn violations(
-    errors: &ValidationErrors,
-    spec: &InputSpec,
-    arguments: &Value,
-) -> Vec<Violation> {
+pub(super) fn violations(errors: &ValidationErrors, spec: &InputSpec, arguments: &Value) -> Found {
     let doc = SchemaDoc::new(&spec.schema);
-    let mut out = Vec::new();
+    let mut out = Found::default();
     let context = Context {
         doc: &doc,
         spec,
@@ -26,7 +22,8 @@ pub(super) fn violations(
     };
     collect(errors, &ArgPath::root(), &context, &mut out);
     // As declared at every level; indices as numbers: `items[2]` before `items[10]`.
-    out.sort_by_cached_key(|violation| declared_order(&doc, &violation.path));
+    out.kept
+        .sort_by_cached_key(|violation| declared_order(&doc, &violation.path));
     out
 }
 
@@ -46,12 +43,7 @@ struct Context<'a, 's> {
 }
 
 /// The violations of `errors`, found at `base` (in Rust field names).
-fn collect(
-    errors: &ValidationErrors,
-    base: &ArgPath,
-    context: &Context<'_, '_>,
-    out: &mut Vec<Violation>,
-) {
+fn collect(errors: &ValidationErrors, base: &ArgPath, context: &Context<'_, '_>, out: &mut Found) {
     for (field, kind) in errors.errors() {
         let path = field_path(base, field);
         match kind {
@@ -60,10 +52,9 @@ fn collect(
                 let received = list.first().and_then(|error| error.params.get("value"));
                 let sent = (context.arguments, received);
                 let wire = wire_path(context.doc, context.spec, &path, sent);
-                out.extend(
-                    list.iter()
-                        .map(|error| violation(error, &wire, context.doc)),
-                );
+                for error in list {
+                    out.push(violation(error, &wire, context.doc));
+                }
             }
             ValidationErrorsKind::Struct(inner) => collect(inner, &path, context, out),
             ValidationErrorsKind::List(items) => {

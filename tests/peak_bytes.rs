@@ -1,0 +1,115 @@
+//! Item 12 of the reliability issue, in process: what a call's arguments cost at their
+//! peak, from the message's text to the answer, counted by an allocator that tracks the
+//! bytes live in the whole process (the checks of a large input run on other threads).
+//! One test per binary keeps other tests' allocations out of the count.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mcp_tool_runtime::{McpServer, mcp_tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use validator::Validate;
+
+struct Tracking;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(pointer, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
+
+/// One line of an order.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+struct Line {
+    /// Catalog code.
+    #[validate(length(min = 3, max = 12))]
+    sku: String,
+    /// How many.
+    #[validate(range(min = 1, max = 99))]
+    qty: u32,
+}
+
+/// Check order lines.
+#[mcp_tool]
+fn check_lines(#[validate(nested)] lines: Vec<Line>) -> String {
+    format!("{} lines", lines.len())
+}
+
+/// Tag some items.
+#[mcp_tool]
+fn tag_items(tags: Vec<String>) -> String {
+    format!("{} tags", tags.len())
+}
+
+/// The same bound as the stdio test of `input_limits` (examples), which explains it.
+const PEAK_CONSTANT_BYTES: usize = 16 * 1024 * 1024;
+
+/// The bytes the call of `tool` with `arguments` took at its peak, from reading its text.
+async fn peak_of_call(server: &McpServer<()>, tool: &str, message: &str) -> (usize, bool) {
+    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
+    let before = LIVE.load(Ordering::Relaxed);
+    let arguments: Value = serde_json::from_str(message).expect("arguments");
+    let result = server.call(tool, Some(arguments)).await.expect("a result");
+    let is_error = result.is_error == Some(true);
+    drop(result);
+    (PEAK.load(Ordering::Relaxed) - before, is_error)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_peaks_within_twenty_times_its_message_plus_a_constant() {
+    let server = McpServer::builder(())
+        .tool(check_lines_tool())
+        .tool(tag_items_tool())
+        .build()
+        .expect("server");
+    let lines = |qty: u32| json!({"lines": vec![json!({"sku": "ABC-0001", "qty": qty}); 60_000]});
+    let cases = [
+        // Every line breaks a `validator` rule (a range the schema states too).
+        ("check_lines", "60k lines out of range", lines(0), true),
+        ("check_lines", "60k valid lines", lines(1), false),
+        (
+            "tag_items",
+            "100k tags of the wrong type",
+            json!({"tags": vec![0; 100_000]}),
+            true,
+        ),
+        (
+            "tag_items",
+            "100k one-letter tags",
+            json!({"tags": vec!["a"; 100_000]}),
+            false,
+        ),
+    ];
+    let mut report = Vec::new();
+    for (tool, name, arguments, refused) in cases {
+        let message = arguments.to_string();
+        drop(arguments);
+        let (peak, is_error) = peak_of_call(&server, tool, &message).await;
+        assert_eq!(is_error, refused, "{name}");
+        let allowed = 20 * message.len() + PEAK_CONSTANT_BYTES;
+        report.push(format!(
+            "{name}: {peak} bytes at the peak for a message of {}",
+            message.len()
+        ));
+        assert!(
+            peak <= allowed,
+            "{name}: {peak} bytes, over {allowed}\n{report:#?}"
+        );
+    }
+    eprintln!("{report:#?}");
+}
