@@ -78,10 +78,20 @@ async fn a_call_peaks_within_twenty_times_its_message_plus_a_constant() {
         .build()
         .expect("server");
     let lines = |qty: u32| json!({"lines": vec![json!({"sku": "ABC-0001", "qty": qty}); 60_000]});
+    let with_unknown = |mut arguments: Value| {
+        arguments["note"] = json!("rush");
+        arguments
+    };
     let cases = [
         // Every line breaks a `validator` rule (a range the schema states too).
         ("check_lines", "60k lines out of range", lines(0), true),
         ("check_lines", "60k valid lines", lines(1), false),
+        (
+            "check_lines",
+            "60k lines out of range and an unknown argument",
+            with_unknown(lines(0)),
+            true,
+        ),
         (
             "tag_items",
             "100k tags of the wrong type",

@@ -75,6 +75,21 @@ pub(super) enum Attempt {
     Unreadable(serde_json::Error),
 }
 
+/// Adds to what the walk `found` in `value` the problems only `validator` sees, unless the
+/// input is large (see [`schema_first`]): then the walk's problems are the answer.
+fn add_validator_findings(
+    found: &mut Found,
+    value: &Value,
+    spec: &InputSpec,
+    read: &mut Reader<'_>,
+) {
+    if is_large(value) {
+        return;
+    }
+    each::add_checked(found, value, spec);
+    each::add_validated(found, value, spec, read);
+}
+
 /// The problems the schema finds in a large input that deserialized, if any, before
 /// `validator` runs: `validator` spends about a kilobyte on each failing item (maps of
 /// its parameters, one per item), some 60 MiB for 60,000 bad lines of an order, while the
@@ -175,8 +190,7 @@ fn unknown_keys(value: &Value, spec: &InputSpec, read: &mut Reader<'_>) -> Optio
     if violations.is_empty() {
         return None;
     }
-    each::add_checked(&mut violations, value, spec);
-    each::add_validated(&mut violations, value, spec, read);
+    add_validator_findings(&mut violations, value, spec, read);
     Some(ToolError::invalid_arguments_found(&spec.tool, violations))
 }
 
@@ -244,7 +258,6 @@ fn slow_path(
             None,
         ));
     }
-    each::add_checked(&mut violations, value, spec);
-    each::add_validated(&mut violations, value, spec, read);
+    add_validator_findings(&mut violations, value, spec, read);
     ToolError::invalid_arguments_found(&spec.tool, violations)
 }
