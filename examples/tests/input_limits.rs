@@ -229,6 +229,12 @@ fn any_single_call_over_stdio_peaks_within_twenty_times_its_message_plus_a_const
             json!({"query": "q".repeat(3 << 20)}),
             true,
         ),
+        // JSON text where an array belongs is read leniently, but not past the limits.
+        (
+            "tags as the text of 1.5M integers",
+            json!({"query": "tea", "tags": zeros(1_500_000).to_string()}),
+            true,
+        ),
         (
             "1M integers in tags",
             json!({"query": "tea", "tags": zeros(1_000_000)}),

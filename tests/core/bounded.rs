@@ -85,6 +85,34 @@ async fn problems_past_the_first_thousand_are_counted_and_named_in_the_summary()
     assert_eq!(envelope(&result)["violationsTotal"], 1_502);
 }
 
+/// A lenient call may send an array as JSON text; text that would make an array over the
+/// limits is not parsed (the limits were checked on the message, where it was one string).
+#[tokio::test]
+async fn json_text_for_an_array_is_read_only_within_the_input_limits() {
+    let server = McpServer::builder(())
+        .tool(tag_items_tool())
+        .input_limits(InputLimits::default().max_array_items(3))
+        .build()
+        .expect("server");
+    let within = call(
+        &server,
+        "tag_items",
+        json!({"ids": "[1, 2, 3]", "tags": []}),
+    )
+    .await;
+    assert_eq!(text(&within), "3 0");
+    let over = call(
+        &server,
+        "tag_items",
+        json!({"ids": "[1, 2, 3, 4]", "tags": []}),
+    )
+    .await;
+    assert_eq!(
+        text(&over).lines().nth(1),
+        Some("- Argument 'ids' expected an array, but received '[1, 2, 3, 4]'.")
+    );
+}
+
 #[tokio::test]
 async fn twenty_problems_or_fewer_are_all_spelled_out() {
     let tags: Vec<Value> = (0..20).map(Value::from).collect();

@@ -287,6 +287,7 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
             arguments,
             scope,
             self.input_mode,
+            self.input_limits,
             default_timeout,
         )
         .await

@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::failure::{correlation_id, log_failure};
 use super::outcome::CallOutcome;
 use crate::error::ToolError;
-use crate::input::InputMode;
+use crate::input::{InputLimits, InputMode};
 use crate::render;
 use crate::tool::{Arguments, CallScope, Shared, ToolCall, ToolDef, ToolInfo};
 
@@ -25,12 +25,14 @@ pub(super) async fn run<S>(
     arguments: Option<&Arguments>,
     scope: &CallScope,
     input_mode: InputMode,
+    input_limits: InputLimits,
     default_timeout: Option<Duration>,
 ) -> CallOutcome {
     let info = tool.info();
     let call = ToolCall::of(tool.info_ref().clone(), arguments)
         .in_scope(scope)
-        .with_input_mode(input_mode);
+        .with_input_mode(input_mode)
+        .with_input_limits(input_limits);
     let running = CatchUnwind(tool.start(state, call));
     let outcome = match info.timeout().or(default_timeout) {
         None => running.await,

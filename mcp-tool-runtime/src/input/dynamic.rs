@@ -6,7 +6,7 @@ use serde::de::Error as _;
 use serde_json::{Map, Value};
 
 use super::spec::InputSpec;
-use super::{Attempt, InputMode, parse_with, walk};
+use super::{Attempt, InputLimits, InputMode, parse_with, walk};
 use crate::error::ToolError;
 use crate::schema::is_object_schema;
 
@@ -154,6 +154,7 @@ pub(crate) fn parse_value(
     arguments: Option<&Value>,
     spec: &InputSpec,
     mode: InputMode,
+    limits: &InputLimits,
 ) -> Result<Value, ToolError> {
     let mut kept = None;
     let mut read = |value: &Value| {
@@ -165,6 +166,6 @@ pub(crate) fn parse_value(
             Attempt::Unreadable(serde_json::Error::custom("does not match the input schema"))
         }
     };
-    parse_with(arguments, spec, mode, &mut read)?;
+    parse_with(arguments, spec, mode, limits, &mut read)?;
     kept.ok_or_else(|| ToolError::internal(super::NothingParsed))
 }

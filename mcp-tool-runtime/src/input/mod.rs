@@ -114,6 +114,7 @@ pub(crate) fn parse<A>(
     arguments: Option<&Value>,
     spec: &InputSpec,
     mode: InputMode,
+    limits: &InputLimits,
 ) -> Result<A, ToolError>
 where
     A: DeserializeOwned + ::validator::Validate,
@@ -131,7 +132,7 @@ where
             errors.map_or(Attempt::Valid, Attempt::Invalid)
         }
     };
-    parse_with(arguments, spec, mode, &mut read)?;
+    parse_with(arguments, spec, mode, limits, &mut read)?;
     // `parse_with` is `Ok` only right after a reading that kept its value.
     parsed.ok_or_else(|| ToolError::internal(NothingParsed))
 }
@@ -153,6 +154,7 @@ fn parse_with(
     arguments: Option<&Value>,
     spec: &InputSpec,
     mode: InputMode,
+    limits: &InputLimits,
     read: &mut Reader<'_>,
 ) -> Result<(), ToolError> {
     let value = match arguments {
@@ -167,7 +169,7 @@ fn parse_with(
         return Err(error);
     }
     match read(value) {
-        Attempt::Unreadable(error) => match repair::repair(value, &spec.schema, mode) {
+        Attempt::Unreadable(error) => match repair::repair(value, &spec.schema, mode, limits) {
             Some(repaired) => match read(&repaired) {
                 // Reported on the repaired value: what was repaired is not a problem.
                 Attempt::Unreadable(error) => Err(slow_path(&repaired, spec, Some(error), read)),

@@ -13,6 +13,7 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::InputLimits;
 use crate::error::JsonType;
 use crate::schema::{
     MAP_PAIR_KEY, MAP_PAIR_VALUE, SchemaDoc, declared_types, is_map, required_names,
@@ -48,7 +49,12 @@ pub enum InputMode {
 const MAX_DEPTH: usize = 64;
 
 /// The repaired arguments, or `None` when nothing could be repaired.
-pub(crate) fn repair(value: &Value, schema: &Value, mode: InputMode) -> Option<Value> {
+pub(crate) fn repair(
+    value: &Value,
+    schema: &Value,
+    mode: InputMode,
+    limits: &InputLimits,
+) -> Option<Value> {
     let lenient = mode == InputMode::Lenient;
     // Most failed calls hold no value of a kind any repair changes ("five" for an integer):
     // a look at the values alone spares them the walk over the schema.
@@ -58,6 +64,7 @@ pub(crate) fn repair(value: &Value, schema: &Value, mode: InputMode) -> Option<V
     let repairer = Repairer {
         doc: SchemaDoc::new(schema),
         lenient,
+        limits,
     };
     repairer.node(schema, value, 0)
 }
@@ -86,6 +93,7 @@ fn may_be_parsed(trimmed: &str) -> bool {
 struct Repairer<'s> {
     doc: SchemaDoc<'s>,
     lenient: bool,
+    limits: &'s InputLimits,
 }
 
 /// An integral float (`5.0`) as an integer.
@@ -130,7 +138,7 @@ impl<'s> Repairer<'s> {
             && !types.is_empty()
             && !types.contains(&JsonType::String)
         {
-            replaced = lenient_parse(text, &types);
+            replaced = lenient_parse(text, &types, self.limits);
         }
         if let Value::Array(items) = replaced.as_ref().unwrap_or(value)
             && schema.as_object().is_some_and(is_map)
@@ -198,8 +206,11 @@ impl<'s> Repairer<'s> {
     }
 }
 
-/// The value a model meant by a string, if the schema's types say what it must be.
-fn lenient_parse(text: &str, types: &[JsonType]) -> Option<Value> {
+/// The value a model meant by a string, if the schema's types say what it must be. JSON
+/// text over the `limits` is left a string: the limits were checked on the message, where
+/// this text was one value, and parsing it would build what they exist to prevent (3 MB
+/// of `[0,0,…]` is a 100 MiB tree).
+fn lenient_parse(text: &str, types: &[JsonType], limits: &InputLimits) -> Option<Value> {
     let trimmed = text.trim();
     if !may_be_parsed(trimmed) {
         return None;
@@ -207,6 +218,9 @@ fn lenient_parse(text: &str, types: &[JsonType]) -> Option<Value> {
     let wants = |name: &str| JsonType::from_name(name).is_some_and(|t| types.contains(&t));
     if (wants("array") || wants("object")) && (trimmed.starts_with('[') || trimmed.starts_with('{'))
     {
+        if limits.check_bytes(trimmed.as_bytes()).is_some() {
+            return None;
+        }
         let parsed: Value = serde_json::from_str(trimmed).ok()?;
         let fits = (parsed.is_array() && wants("array")) || (parsed.is_object() && wants("object"));
         return fits.then_some(parsed);

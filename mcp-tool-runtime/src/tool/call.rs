@@ -10,7 +10,7 @@ use super::context::{CallScope, ToolContext};
 use super::def::InfoRef;
 use super::info::ToolInfo;
 use crate::error::ToolError;
-use crate::input::{self, InputMode};
+use crate::input::{self, InputLimits, InputMode};
 
 /// The arguments and surroundings of one call, handed to a tool's handler.
 pub struct ToolCall<'a> {
@@ -18,6 +18,7 @@ pub struct ToolCall<'a> {
     info: InfoRef,
     scope: Option<&'a CallScope>,
     input_mode: InputMode,
+    input_limits: InputLimits,
 }
 
 impl<'a> ToolCall<'a> {
@@ -43,12 +44,20 @@ impl<'a> ToolCall<'a> {
             info,
             scope: None,
             input_mode: InputMode::default(),
+            input_limits: InputLimits::default(),
         }
     }
 
     /// The same call parsed under `mode`.
     pub fn with_input_mode(mut self, mode: InputMode) -> Self {
         self.input_mode = mode;
+        self
+    }
+
+    /// The same call under the server's `limits`, which also bound what a lenient parse
+    /// reads out of a string (see `input::repair`).
+    pub(crate) fn with_input_limits(mut self, limits: InputLimits) -> Self {
+        self.input_limits = limits;
         self
     }
 
@@ -70,7 +79,12 @@ impl<'a> ToolCall<'a> {
     where
         A: DeserializeOwned + validator::Validate,
     {
-        input::parse(self.sent(), self.info.input(), self.input_mode)
+        input::parse(
+            self.sent(),
+            self.info.input(),
+            self.input_mode,
+            &self.input_limits,
+        )
     }
 
     /// Runs `parse` (a tool's [`ToolCall::parse`]) on this call, except that a large input is
@@ -84,10 +98,12 @@ impl<'a> ToolCall<'a> {
         match &self.arguments {
             Some(sent) if sent.is_large() => {
                 let arguments = sent.shared();
-                let (info, mode) = (self.info.clone(), self.input_mode);
+                let (info, mode, limits) = (self.info.clone(), self.input_mode, self.input_limits);
                 run_heavy(move || {
-                    let call = ToolCall::with(info, Some(Sent::Shared(&arguments)));
-                    parse(&call.with_input_mode(mode))
+                    let call = ToolCall::with(info, Some(Sent::Shared(&arguments)))
+                        .with_input_mode(mode)
+                        .with_input_limits(limits);
+                    parse(&call)
                 })
                 .await?
             }
@@ -99,7 +115,12 @@ impl<'a> ToolCall<'a> {
     /// [`ToolCall::parse_off_executor`] checks a typed tool's.
     pub(crate) async fn parse_value(&self) -> Result<Value, ToolError> {
         let parse = |call: &ToolCall<'_>| {
-            input::parse_value(call.sent(), call.info.input(), call.input_mode)
+            input::parse_value(
+                call.sent(),
+                call.info.input(),
+                call.input_mode,
+                &call.input_limits,
+            )
         };
         self.parse_off_executor(parse).await
     }
