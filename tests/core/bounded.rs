@@ -113,6 +113,27 @@ async fn json_text_for_an_array_is_read_only_within_the_input_limits() {
     );
 }
 
+/// An argument's name is the model's own text: a long one is cut where the answer names it,
+/// so that a 3 MB name gets an answer of a few kilobytes, not three copies of the name.
+#[tokio::test]
+async fn a_long_argument_name_is_cut_where_the_answer_names_it() {
+    let long = "k".repeat(100_000);
+    let mut arguments = json!({"ids": [1], "tags": []});
+    arguments[&long] = json!(1);
+    let result = call(&server(), "tag_items", arguments).await;
+    let text = text(&result);
+    let cut = format!("{}…", "k".repeat(119));
+    assert_eq!(
+        text.lines().nth(1),
+        Some(format!("- Unknown argument '{cut}'. Valid arguments here: ids, tags.").as_str())
+    );
+    assert!(text.len() < 1_024, "{} bytes", text.len());
+    let violation = &envelope(&result)["violations"][0];
+    let path = violation["path"].as_str().unwrap_or_default();
+    assert_eq!(path, format!("{}…", "k".repeat(1_023)));
+    assert!(serde_json::to_string(&result).map_or(0, |answer| answer.len()) < 4_096);
+}
+
 #[tokio::test]
 async fn twenty_problems_or_fewer_are_all_spelled_out() {
     let tags: Vec<Value> = (0..20).map(Value::from).collect();

@@ -1,8 +1,12 @@
 //! The small phrases sentences are made of: a received value, a type, a range, a length.
 
+use std::fmt;
+
 use serde_json::Value;
 
-use crate::error::{Expected, JsonType, LengthUnit, NumberRange, StringFormat};
+use crate::error::{
+    ArgPath, Expected, JsonType, LengthUnit, NumberRange, PathSegment, StringFormat,
+};
 
 /// Longest rendering of a received value, in characters, before it is cut with `…`.
 pub(crate) const MAX_RECEIVED_CHARS: usize = 80;
@@ -13,8 +17,51 @@ pub(crate) const MAX_ENVELOPE_RECEIVED_CHARS: usize = 1024;
 // A violation keeps more of a value than is echoed, so that a value it cut is never echoed.
 const _: () = assert!(MAX_ENVELOPE_RECEIVED_CHARS < crate::error::KEPT_RECEIVED_CHARS);
 
+/// Longest rendering of an argument's path in a sentence, in characters. Its keys are the
+/// model's own text: an unknown argument's name can be megabytes long.
+pub(crate) const MAX_PATH_CHARS: usize = 120;
+
+/// A path as the model reads it: as written (`items[2].quantity`), or cut at `max_chars`
+/// characters with `…`.
+pub(crate) struct PathWords<'p> {
+    path: &'p ArgPath,
+    max_chars: usize,
+}
+
+impl<'p> PathWords<'p> {
+    /// `path` as a sentence names it, within [`MAX_PATH_CHARS`].
+    pub(crate) fn in_sentence(path: &'p ArgPath) -> Self {
+        Self::within(path, MAX_PATH_CHARS)
+    }
+
+    /// `path` within `max_chars` characters.
+    pub(crate) fn within(path: &'p ArgPath, max_chars: usize) -> Self {
+        Self { path, max_chars }
+    }
+}
+
+impl fmt::Display for PathWords<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // An upper bound of the written length, in bytes: most paths are far within it and
+        // are written without a copy.
+        let most: usize = self
+            .path
+            .segments()
+            .iter()
+            .map(|segment| match segment {
+                PathSegment::Key(key) => key.len() + 5,
+                PathSegment::Index(_) => 22,
+            })
+            .sum();
+        if most <= self.max_chars {
+            return write!(f, "{}", self.path);
+        }
+        f.write_str(&truncated(&self.path.to_string(), self.max_chars))
+    }
+}
+
 /// `text`, cut to `max_chars` characters with an ellipsis.
-fn truncated(text: &str, max_chars: usize) -> String {
+pub(crate) fn truncated(text: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(text.len().min(4 * max_chars) + 3);
     push_truncated(&mut out, text, max_chars);
     out

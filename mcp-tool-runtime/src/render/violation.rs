@@ -5,8 +5,8 @@ use std::fmt;
 use serde_json::Value;
 
 use super::phrases::{
-    envelope_received, expected_phrase, format_name, length_bounds, one_of, pattern_phrase,
-    quoted_list, range_bounds, received, unit_words,
+    MAX_ENVELOPE_RECEIVED_CHARS, PathWords, envelope_received, expected_phrase, format_name,
+    length_bounds, one_of, pattern_phrase, quoted_list, range_bounds, received, unit_words,
 };
 use crate::error::{ArgPath, LengthUnit, Violation, ViolationEntry, ViolationKind};
 
@@ -26,7 +26,7 @@ fn subject(path: &ArgPath) -> String {
     if path.is_root() {
         "The arguments".into()
     } else {
-        format!("Argument '{path}'")
+        format!("Argument '{}'", PathWords::in_sentence(path))
     }
 }
 
@@ -152,7 +152,7 @@ fn container(unit: LengthUnit) -> &'static str {
 }
 
 fn unknown(path: &ArgPath, suggestion: &Option<String>, valid: &[String]) -> String {
-    let mut text = format!("Unknown argument '{path}'.");
+    let mut text = format!("Unknown argument '{}'.", PathWords::in_sentence(path));
     if let Some(suggestion) = suggestion {
         text.push_str(&format!(" Did you mean '{suggestion}'?"));
     }
@@ -210,7 +210,7 @@ pub(crate) fn entry(violation: &Violation) -> ViolationEntry {
         _ => (None, None),
     };
     ViolationEntry {
-        path: violation.path.to_string(),
+        path: PathWords::within(&violation.path, MAX_ENVELOPE_RECEIVED_CHARS).to_string(),
         problem: violation.kind.problem(),
         expected: expected_for_envelope(&violation.kind),
         received: violation.received.as_ref().map(envelope_received),
