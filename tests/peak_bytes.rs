@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mcp_tool_runtime::{McpServer, mcp_tool};
+use mcp_tool_runtime::{McpServer, ToolDef, ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -72,9 +72,24 @@ async fn peak_of_call(server: &McpServer<()>, tool: &str, message: &str) -> (usi
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_peaks_within_twenty_times_its_message_plus_a_constant() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": {"type": "string"}}},
+        "required": ["tags"],
+    });
+    let count_tags = ToolDef::from_schema(
+        "count_tags",
+        "Count tags.",
+        schema,
+        |arguments: Value, _| async move {
+            Ok::<_, ToolError>(arguments["tags"].as_array().map_or(0, Vec::len).to_string())
+        },
+    )
+    .expect("a run-time tool");
     let server = McpServer::builder(())
         .tool(check_lines_tool())
         .tool(tag_items_tool())
+        .tool(count_tags)
         .build()
         .expect("server");
     let lines = |qty: u32| json!({"lines": vec![json!({"sku": "ABC-0001", "qty": qty}); 60_000]});
@@ -103,6 +118,18 @@ async fn a_call_peaks_within_twenty_times_its_message_plus_a_constant() {
             "100k one-letter tags",
             json!({"tags": vec!["a"; 100_000]}),
             false,
+        ),
+        (
+            "count_tags",
+            "100k one-letter tags, a run-time tool",
+            json!({"tags": vec!["a"; 100_000]}),
+            false,
+        ),
+        (
+            "count_tags",
+            "100k tags of the wrong type, a run-time tool",
+            json!({"tags": vec![0; 100_000]}),
+            true,
         ),
     ];
     let mut report = Vec::new();
