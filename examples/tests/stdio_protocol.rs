@@ -86,6 +86,29 @@ fn unknown_methods_get_method_not_found_listing_the_supported_ones() {
     assert_alive(&mut session);
 }
 
+/// A method or tool name is the client's own text: a megabyte-long one is answered in a few
+/// kilobytes, cut where the answer quotes it (120 characters) and where its data carries it
+/// (1,024).
+#[test]
+fn a_huge_method_or_tool_name_gets_a_short_answer() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    let long = "x".repeat(1_000_000);
+    let quoted = format!("'{}…'", "x".repeat(119));
+    let carried = format!("{}…", "x".repeat(1_023));
+    let answer = session.request(&long, json!({}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with(&format!("Method not found: {quoted}. ")), "{message}");
+    assert_eq!(answer["error"]["data"]["method"], carried.as_str());
+    assert!(answer.to_string().len() < 4_096, "{} bytes", answer.to_string().len());
+    let answer = session.request("tools/call", json!({"name": long, "arguments": {}}));
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with(&format!("Unknown tool {quoted}.")), "{answer}");
+    assert_eq!(answer["error"]["data"]["tool"], carried.as_str());
+    assert!(answer.to_string().len() < 4_096, "{} bytes", answer.to_string().len());
+    assert_alive(&mut session);
+}
+
 #[test]
 fn server_discover_is_answered_and_an_older_client_may_still_initialize() {
     // A probe of a 2026-07-28 client; a discover leaves both lifecycles open.

@@ -20,7 +20,7 @@ pub(crate) use elicit::{
     elicitation_not_declared, tampered_state, unusable_answer,
 };
 pub(crate) use limits::{at_capacity, rate_limited};
-pub(crate) use phrases::{byte_size, received, type_phrase, unit_words};
+pub(crate) use phrases::{byte_size, echoed_datum, echoed_name, received, type_phrase, unit_words};
 pub use result::ToolOutput;
 pub(crate) use result::{WRAPPED_RESULT_KEY, error_result, success_result};
 pub(crate) use tool::{CANCELLED_BY_CLIENT, SignatureEntry, timed_out, unknown_tool, valid_call};

@@ -1,5 +1,6 @@
 //! The small phrases sentences are made of: a received value, a type, a range, a length.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::Value;
@@ -57,6 +58,27 @@ impl fmt::Display for PathWords<'_> {
             return write!(f, "{}", self.path);
         }
         f.write_str(&truncated(&self.path.to_string(), self.max_chars))
+    }
+}
+
+/// A name the client sent (a tool's, a method's) as a sentence quotes it: cut at
+/// [`MAX_PATH_CHARS`] characters, so that a megabyte-long name gets a short answer.
+pub(crate) fn echoed_name(name: &str) -> Cow<'_, str> {
+    echoed(name, MAX_PATH_CHARS)
+}
+
+/// A name the client sent as the data of an answer carries it, for a program to match:
+/// whole, unless it is longer than [`MAX_ENVELOPE_RECEIVED_CHARS`].
+pub(crate) fn echoed_datum(name: &str) -> Cow<'_, str> {
+    echoed(name, MAX_ENVELOPE_RECEIVED_CHARS)
+}
+
+fn echoed(name: &str, max_chars: usize) -> Cow<'_, str> {
+    // A name of at most `max_chars` bytes has at most as many characters.
+    if name.len() <= max_chars {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(truncated(name, max_chars))
     }
 }
 

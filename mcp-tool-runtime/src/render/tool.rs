@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::phrases::{duration, expected_phrase, received};
+use super::phrases::{duration, echoed_name, expected_phrase, received};
 use crate::error::Expected;
 
 /// One argument as the "Valid call" line shows it.
@@ -41,7 +41,7 @@ fn signature_entry(entry: &SignatureEntry<'_>) -> String {
 
 /// The JSON-RPC error message for a tool name the server does not have.
 pub(crate) fn unknown_tool(name: &str, suggestions: &[String], available: &[String]) -> String {
-    let mut text = format!("Unknown tool '{name}'.");
+    let mut text = format!("Unknown tool '{}'.", echoed_name(name));
     match suggestions {
         [] => {}
         [one] => text.push_str(&format!(" Did you mean '{one}'?")),

@@ -26,19 +26,19 @@ use super::extra::{ExtraHandler, merge_info};
 use super::methods::NEWEST_PROTOCOL_VERSION;
 use super::methods::{
     OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, carried_arguments,
-    method_not_found,
+    method_not_found, method_not_found_data,
 };
 use super::params::{invalid_params, params_problem};
 use super::rounds::binding;
 use crate::dispatch::UnknownTool;
 use crate::input::Oversized;
-use crate::render::CANCELLED_BY_CLIENT;
+use crate::render::{CANCELLED_BY_CLIENT, echoed_datum};
 use crate::tool::{Arguments, CallScope, Connected, Rounds, principal_of};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
         let data = json!({
-            "tool": unknown.name,
+            "tool": echoed_datum(&unknown.name),
             "suggestions": unknown.suggestions,
             "available": unknown.available,
         });
@@ -58,7 +58,7 @@ fn not_routed(method: &str) -> ErrorData {
     ErrorData::new(
         ErrorCode::METHOD_NOT_FOUND,
         method_not_found(method),
-        Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
+        Some(method_not_found_data(method)),
     )
 }
 
@@ -223,7 +223,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         Err(ErrorData::new(
             ErrorCode::METHOD_NOT_FOUND,
             method_not_found(method),
-            Some(json!({"method": method, "supported": SUPPORTED_METHODS})),
+            Some(method_not_found_data(method)),
         ))
     }
 

@@ -2,6 +2,8 @@
 //! `_meta` keys through which the transports hand over a non-object `arguments` or the
 //! refusal of an oversized one, and the arguments HTTP carries beside a large message.
 
+use crate::render::{echoed_datum, echoed_name};
+
 /// The protocol revisions this server speaks, newest first: 2026-07-28 (no handshake: every
 /// request carries its revision and the client's capabilities in `_meta`, and
 /// `server/discover` describes the server) and the four with the `initialize` handshake.
@@ -63,9 +65,15 @@ pub(crate) const OVERSIZED_META_KEY: &str = "rs.mcp-tool/oversized";
 /// The JSON-RPC error message (-32601) for a method the server does not implement.
 pub(crate) fn method_not_found(method: &str) -> String {
     format!(
-        "Method not found: '{method}'. This server implements: {}.",
+        "Method not found: '{}'. This server implements: {}.",
+        echoed_name(method),
         SUPPORTED_METHODS.join(", ")
     )
+}
+
+/// The data of that error: the method as sent (within a bound) and the supported ones.
+pub(crate) fn method_not_found_data(method: &str) -> serde_json::Value {
+    serde_json::json!({"method": echoed_datum(method), "supported": SUPPORTED_METHODS})
 }
 
 /// The object `arguments` of a `tools/call` that the HTTP transport read itself and hands

@@ -11,7 +11,7 @@ mod rounds;
 pub(crate) use methods::CarriedArguments;
 pub(crate) use methods::{
     OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
-    is_routed, method_not_found,
+    is_routed, method_not_found, method_not_found_data,
 };
 pub(crate) use params::{invalid_params, params_problem};
 

@@ -18,6 +18,7 @@ use serde_json::json;
 
 use super::revision::PROTOCOL_VERSION_KEY;
 use super::{Inbound, error_response, text};
+use crate::render::echoed_datum;
 use crate::server::SUPPORTED_PROTOCOL_VERSIONS;
 
 /// The gate in front of rmcp's start: `Deliver` for `initialize`, `ping`, `server/discover`
@@ -38,7 +39,7 @@ pub(crate) fn before_initialize(message: ClientJsonRpcMessage) -> Inbound {
                 Some(&request.id.clone().into_json_value()),
                 ErrorCode::INVALID_REQUEST,
                 text::not_initialized(method),
-                Some(json!({"method": method})),
+                Some(json!({"method": echoed_datum(method)})),
             ))
         }
     }

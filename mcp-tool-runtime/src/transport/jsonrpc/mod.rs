@@ -10,8 +10,9 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
+use crate::render::echoed_datum;
 use crate::server::{
-    RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, invalid_params, is_routed, method_not_found,
+    RAW_ARGUMENTS_META_KEY, invalid_params, is_routed, method_not_found, method_not_found_data,
     params_problem,
 };
 
@@ -230,7 +231,7 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
 /// request's revision: one it never implements, or one its `_meta` revision removed.
 fn not_found(message: &Value, method: &str) -> Option<(String, Value)> {
     let Some(revision) = revision::stateless_revision(message) else {
-        let data = json!({"method": method, "supported": SUPPORTED_METHODS});
+        let data = method_not_found_data(method);
         return (!is_routed(method)).then(|| (method_not_found(method), data));
     };
     let methods = revision::stateless_methods();
@@ -241,7 +242,8 @@ fn not_found(message: &Value, method: &str) -> Option<(String, Value)> {
     } else {
         text::method_not_found_in(method, revision, &methods)
     };
-    let data = json!({"method": method, "protocolVersion": revision, "supported": methods});
+    let data =
+        json!({"method": echoed_datum(method), "protocolVersion": revision, "supported": methods});
     Some((text, data))
 }
 

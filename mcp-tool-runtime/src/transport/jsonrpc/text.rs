@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::render::{byte_size, received};
+use crate::render::{byte_size, echoed_name, received};
 
 /// A line or body that is not JSON (-32700).
 pub(crate) fn parse_error(detail: &str) -> String {
@@ -94,6 +94,7 @@ pub(super) const IGNORED_BEFORE_INITIALIZE: &str = "a notification or response b
 /// A request that belongs to no protocol revision: sent before `initialize`, without the
 /// `_meta` of a 2026-07-28 request.
 pub(super) fn not_initialized(method: &str) -> String {
+    let method = echoed_name(method);
     format!(
         "Invalid request: '{method}' was sent before the session is initialized. Send 'initialize' first, then 'notifications/initialized' (revisions up to 2025-11-25), or carry 'io.modelcontextprotocol/protocolVersion' and 'io.modelcontextprotocol/clientCapabilities' in the request's _meta (revision 2026-07-28); only 'ping' and 'server/discover' are answered without either."
     )
@@ -101,6 +102,7 @@ pub(super) fn not_initialized(method: &str) -> String {
 
 /// -32601 for a method that a request's revision (named in its `_meta`) removed.
 pub(super) fn method_removed(method: &str, revision: &str, methods: &[&str]) -> String {
+    let method = echoed_name(method);
     format!(
         "Method not found: '{method}' is not part of protocol revision {revision}, which the request names in its _meta; it belongs to the revisions with the 'initialize' handshake (2025-11-25 and earlier). In revision {revision} this server implements: {}.",
         methods.join(", ")
@@ -109,6 +111,7 @@ pub(super) fn method_removed(method: &str, revision: &str, methods: &[&str]) -> 
 
 /// -32601 for a method unknown to the revision a request names in its `_meta`.
 pub(super) fn method_not_found_in(method: &str, revision: &str, methods: &[&str]) -> String {
+    let method = echoed_name(method);
     format!(
         "Method not found: '{method}'. In protocol revision {revision} this server implements: {}.",
         methods.join(", ")
