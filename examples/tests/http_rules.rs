@@ -162,6 +162,40 @@ fn unsupported_protocol_versions_get_400_listing_the_supported_ones() {
     );
 }
 
+/// Header values are the client's own text: a rejection quotes a long one cut (120
+/// characters in its message, 1,024 in its data), so that a 60 KB header gets an answer of
+/// a couple of kilobytes, not two copies of the header.
+#[test]
+fn rejections_quote_long_header_values_cut() {
+    let server = inventory(&[], &[]);
+    let long = "x".repeat(60_000);
+    let origin = format!("http://{long}");
+    let cases = [
+        ("MCP-Protocol-Version", long.as_str(), "version", 400),
+        ("Host", long.as_str(), "host", 403),
+        ("Origin", origin.as_str(), "origin", 403),
+    ];
+    let cut = |value: &str, chars: usize| {
+        format!("{}…", value.chars().take(chars - 1).collect::<String>())
+    };
+    for (name, value, datum, status) in cases {
+        let reply = server.post(&[(name, value)], initialize_body());
+        assert_eq!(reply.status, status, "{name}");
+        assert!(
+            reply.body.len() < 4_096,
+            "{name}: {} bytes",
+            reply.body.len()
+        );
+        let body = reply.json();
+        let message = body["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(&format!("'{}'", cut(value, 120))),
+            "{name}: {message}"
+        );
+        assert_eq!(body["error"]["data"][datum], cut(value, 1_024), "{name}");
+    }
+}
+
 #[test]
 fn foreign_hosts_and_origins_get_403() {
     let server = inventory(&[], &[]);

@@ -98,14 +98,28 @@ fn a_huge_method_or_tool_name_gets_a_short_answer() {
     let answer = session.request(&long, json!({}));
     assert_eq!(answer["error"]["code"], -32601, "{answer}");
     let message = answer["error"]["message"].as_str().unwrap_or_default();
-    assert!(message.starts_with(&format!("Method not found: {quoted}. ")), "{message}");
+    assert!(
+        message.starts_with(&format!("Method not found: {quoted}. ")),
+        "{message}"
+    );
     assert_eq!(answer["error"]["data"]["method"], carried.as_str());
-    assert!(answer.to_string().len() < 4_096, "{} bytes", answer.to_string().len());
+    assert!(
+        answer.to_string().len() < 4_096,
+        "{} bytes",
+        answer.to_string().len()
+    );
     let answer = session.request("tools/call", json!({"name": long, "arguments": {}}));
     let message = answer["error"]["message"].as_str().unwrap_or_default();
-    assert!(message.starts_with(&format!("Unknown tool {quoted}.")), "{answer}");
+    assert!(
+        message.starts_with(&format!("Unknown tool {quoted}.")),
+        "{answer}"
+    );
     assert_eq!(answer["error"]["data"]["tool"], carried.as_str());
-    assert!(answer.to_string().len() < 4_096, "{} bytes", answer.to_string().len());
+    assert!(
+        answer.to_string().len() < 4_096,
+        "{} bytes",
+        answer.to_string().len()
+    );
     assert_alive(&mut session);
 }
 

@@ -21,6 +21,7 @@ use super::auth::authenticate;
 use super::authority::{host_allowed, origin_allowed};
 use super::reply::{HttpResponse, forbidden, reject, reject_request};
 use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
+use crate::render::echoed_datum;
 use crate::server::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::tool::BoxFuture;
 
@@ -209,7 +210,7 @@ fn check_host(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> 
     if host_allowed(host, allowed) {
         return Ok(());
     }
-    let data = json!({"host": host, "allowedHosts": allowed});
+    let data = json!({"host": echoed_datum(host), "allowedHosts": allowed});
     Err(forbidden(text::http_host_forbidden(host, allowed), data))
 }
 
@@ -224,7 +225,7 @@ fn request_host<'r>(parts: &'r Parts, allowed: &[String]) -> Result<Option<&'r s
     let target = parts.uri.authority().map(|authority| authority.as_str());
     match (header, target) {
         (Some(host), Some(target)) if !host.eq_ignore_ascii_case(target) => {
-            let data = json!({"host": host, "target": target, "allowedHosts": allowed});
+            let data = json!({"host": echoed_datum(host), "target": echoed_datum(target), "allowedHosts": allowed});
             Err(forbidden(text::http_host_mismatch(target, host), data))
         }
         (host, target) => Ok(host.or(target)),
@@ -239,7 +240,7 @@ fn check_origin(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse
     })?;
     match origin {
         Some(origin) if !origin_allowed(origin, allowed) => {
-            let data = json!({"origin": origin, "allowedOrigins": allowed});
+            let data = json!({"origin": echoed_datum(origin), "allowedOrigins": allowed});
             Err(forbidden(
                 text::http_origin_forbidden(origin, allowed),
                 data,
@@ -297,7 +298,7 @@ fn version_rejection(version: &str, body: Option<&Bytes>) -> HttpResponse {
             StatusCode::BAD_REQUEST,
             ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
             message,
-            json!({"requested": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
+            json!({"requested": echoed_datum(version), "supported": SUPPORTED_PROTOCOL_VERSIONS}),
             &[],
         );
     }
@@ -305,7 +306,7 @@ fn version_rejection(version: &str, body: Option<&Bytes>) -> HttpResponse {
         StatusCode::BAD_REQUEST,
         ErrorCode::INVALID_REQUEST,
         message,
-        json!({"version": version, "supported": SUPPORTED_PROTOCOL_VERSIONS}),
+        json!({"version": echoed_datum(version), "supported": SUPPORTED_PROTOCOL_VERSIONS}),
         &[],
     )
 }

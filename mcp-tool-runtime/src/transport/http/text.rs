@@ -1,9 +1,10 @@
 //! The sentences of HTTP rejections. Each rejection also carries a JSON-RPC error body.
 
-use crate::render::byte_size;
+use crate::render::{byte_size, echoed_name};
 
 /// HTTP 404: a path other than the MCP endpoint.
 pub(super) fn http_not_found(path: &str, endpoint: &str) -> String {
+    let path = echoed_name(path);
     format!("Not found: there is no MCP endpoint at '{path}'. Send MCP requests to '{endpoint}'.")
 }
 
@@ -37,6 +38,7 @@ pub(super) fn http_body_too_large(limit: usize, length: Option<u64>) -> String {
 
 /// HTTP 400 for an `MCP-Protocol-Version` header the server does not speak.
 pub(super) fn http_unsupported_version(version: &str, supported: &[&str]) -> String {
+    let version = echoed_name(version);
     format!(
         "Bad request: unsupported MCP-Protocol-Version '{version}'. Supported versions: {}.",
         supported.join(", ")
@@ -45,6 +47,7 @@ pub(super) fn http_unsupported_version(version: &str, supported: &[&str]) -> Str
 
 /// HTTP 403 for a `Host` outside the allowlist.
 pub(super) fn http_host_forbidden(host: &str, allowed: &[String]) -> String {
+    let host = echoed_name(host);
     format!(
         "Forbidden: Host '{host}' is not allowed (DNS rebinding protection). Allowed hosts: {}. Configure more with MCP_ALLOWED_HOSTS.",
         allowed.join(", ")
@@ -56,6 +59,7 @@ pub(super) const HTTP_HOST_MISSING: &str = "Forbidden: the request has no Host h
 
 /// HTTP 403 for an `Origin` outside the allowlist.
 pub(super) fn http_origin_forbidden(origin: &str, allowed: &[String]) -> String {
+    let origin = echoed_name(origin);
     format!(
         "Forbidden: Origin '{origin}' is not allowed (DNS rebinding protection). Allowed origins: {}. Configure more with MCP_ALLOWED_ORIGINS.",
         allowed.join(", ")
@@ -84,6 +88,7 @@ pub(super) fn http_duplicate_header(name: &str, count: usize) -> String {
 
 /// HTTP 403 for an absolute-form request target whose authority is not the `Host`.
 pub(super) fn http_host_mismatch(target: &str, host: &str) -> String {
+    let (target, host) = (echoed_name(target), echoed_name(host));
     format!(
         "Forbidden: the request target names '{target}' but the Host header is '{host}' (DNS rebinding protection). Send the same host in both, or a target of the form '/mcp'."
     )
