@@ -95,31 +95,26 @@ fn a_huge_method_or_tool_name_gets_a_short_answer() {
     let long = "x".repeat(1_000_000);
     let quoted = format!("'{}…'", "x".repeat(119));
     let carried = format!("{}…", "x".repeat(1_023));
-    let answer = session.request(&long, json!({}));
-    assert_eq!(answer["error"]["code"], -32601, "{answer}");
-    let message = answer["error"]["message"].as_str().unwrap_or_default();
-    assert!(
-        message.starts_with(&format!("Method not found: {quoted}. ")),
-        "{message}"
-    );
-    assert_eq!(answer["error"]["data"]["method"], carried.as_str());
-    assert!(
-        answer.to_string().len() < 4_096,
-        "{} bytes",
-        answer.to_string().len()
-    );
-    let answer = session.request("tools/call", json!({"name": long, "arguments": {}}));
-    let message = answer["error"]["message"].as_str().unwrap_or_default();
-    assert!(
-        message.starts_with(&format!("Unknown tool {quoted}.")),
-        "{answer}"
-    );
-    assert_eq!(answer["error"]["data"]["tool"], carried.as_str());
-    assert!(
-        answer.to_string().len() < 4_096,
-        "{} bytes",
-        answer.to_string().len()
-    );
+    let unknown_method = session.request(&long, json!({}));
+    assert_eq!(unknown_method["error"]["code"], -32601, "{unknown_method}");
+    let unknown_tool = session.request("tools/call", json!({"name": long, "arguments": {}}));
+    let cases = [
+        (unknown_method, "Method not found: ", "method"),
+        (unknown_tool, "Unknown tool ", "tool"),
+    ];
+    for (answer, opening, datum) in cases {
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("{opening}{quoted}.")),
+            "{message}"
+        );
+        assert_eq!(answer["error"]["data"][datum], carried.as_str());
+        assert!(
+            answer.to_string().len() < 4_096,
+            "{} bytes",
+            answer.to_string().len()
+        );
+    }
     assert_alive(&mut session);
 }
 
