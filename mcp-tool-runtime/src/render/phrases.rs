@@ -43,14 +43,14 @@ impl<'p> PathWords<'p> {
 
 impl fmt::Display for PathWords<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // An upper bound of the written length, in bytes: most paths are far within it and
-        // are written without a copy.
+        // An upper bound of the written length, in bytes (a quoted key escapes a control
+        // character as six): most paths are far within it and are written without a copy.
         let most: usize = self
             .path
             .segments()
             .iter()
             .map(|segment| match segment {
-                PathSegment::Key(key) => key.len() + 5,
+                PathSegment::Key(key) => 6 * key.len() + 4,
                 PathSegment::Index(_) => 22,
             })
             .sum();
