@@ -109,18 +109,19 @@ pub(super) type Reader<'r> = dyn FnMut(&Value) -> Attempt + 'r;
 
 /// Parses and validates the arguments of one call to the tool `spec` describes.
 ///
-/// `arguments` is what the client sent: `None` when it sent no `arguments` member.
+/// `arguments` is what the client sent: `None` when it sent no `arguments` member; `large`
+/// says whether they are large ([`is_large`], which the caller knows already).
 pub(crate) fn parse<A>(
     arguments: Option<&Value>,
     spec: &InputSpec,
     mode: InputMode,
     limits: &InputLimits,
+    large: bool,
 ) -> Result<A, ToolError>
 where
     A: DeserializeOwned + ::validator::Validate,
 {
     let mut parsed = None;
-    let large = arguments.is_some_and(is_large);
     let mut read = |value: &Value| match A::deserialize(value) {
         Err(error) => Attempt::Unreadable(error),
         Ok(arguments) => {
@@ -228,14 +229,21 @@ fn validated(
     sent: &Value,
     read: &mut Reader<'_>,
 ) -> Result<(), ToolError> {
-    let mut violations: Found = match attempt {
-        Attempt::Valid => Found::default(),
-        Attempt::Invalid(errors) => validator::violations(&errors, spec, sent),
-        Attempt::Refused(found) => found,
+    let found = match attempt {
+        Attempt::Valid => None,
+        Attempt::Invalid(errors) => Some(validator::violations(&errors, spec, sent)),
+        Attempt::Refused(found) => Some(found),
         Attempt::Unreadable(error) => return Err(slow_path(sent, spec, Some(error), read)),
     };
-    let overflows = narrow::f32_overflows(spec, sent).into_iter().collect();
-    each::merge(&mut violations, overflows, spec);
+    let overflows = narrow::f32_overflows(spec, sent);
+    // The path of every valid call: nothing to gather.
+    if found.is_none() && overflows.is_empty() {
+        return Ok(());
+    }
+    let mut violations = found.unwrap_or_default();
+    if !overflows.is_empty() {
+        each::merge(&mut violations, overflows.into_iter().collect(), spec);
+    }
     if violations.is_empty() {
         return Ok(());
     }

@@ -84,6 +84,7 @@ impl<'a> ToolCall<'a> {
             self.info.input(),
             self.input_mode,
             &self.input_limits,
+            self.arguments.as_ref().is_some_and(Sent::is_large),
         )
     }
 
