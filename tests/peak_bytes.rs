@@ -7,6 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mcp_tool_runtime::{McpServer, ToolDef, ToolError, mcp_tool};
+use mcp_tool_test_support::assert_peak_within_bound;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -56,18 +57,15 @@ fn tag_items(tags: Vec<String>) -> String {
     format!("{} tags", tags.len())
 }
 
-/// The same bound as the stdio test of `input_limits` (examples), which explains it.
-const PEAK_CONSTANT_BYTES: usize = 16 * 1024 * 1024;
-
 /// The bytes the call of `tool` with `arguments` took at its peak, from reading its text.
-async fn peak_of_call(server: &McpServer<()>, tool: &str, message: &str) -> (usize, bool) {
+async fn peak_of_call(server: &McpServer<()>, tool: &str, message: &str) -> (u64, bool) {
     PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
     let before = LIVE.load(Ordering::Relaxed);
     let arguments: Value = serde_json::from_str(message).expect("arguments");
     let result = server.call(tool, Some(arguments)).await.expect("a result");
     let is_error = result.is_error == Some(true);
     drop(result);
-    (PEAK.load(Ordering::Relaxed) - before, is_error)
+    ((PEAK.load(Ordering::Relaxed) - before) as u64, is_error)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,15 +136,7 @@ async fn a_call_peaks_within_twenty_times_its_message_plus_a_constant() {
         drop(arguments);
         let (peak, is_error) = peak_of_call(&server, tool, &message).await;
         assert_eq!(is_error, refused, "{name}");
-        let allowed = 20 * message.len() + PEAK_CONSTANT_BYTES;
-        report.push(format!(
-            "{name}: {peak} bytes at the peak for a message of {}",
-            message.len()
-        ));
-        assert!(
-            peak <= allowed,
-            "{name}: {peak} bytes, over {allowed}\n{report:#?}"
-        );
+        assert_peak_within_bound(&mut report, name, peak, message.len());
     }
     eprintln!("{report:#?}");
 }

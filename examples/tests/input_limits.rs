@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use mcp_tool_test_support::http::{Connection, HttpServer, call_body, initialize_body};
 use mcp_tool_test_support::stdio::{StdioSession, text_of};
-use mcp_tool_test_support::{memory_status, peak_memory};
+use mcp_tool_test_support::{assert_peak_within_bound, memory_status, peak_memory};
 use serde_json::{Value, json};
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -190,13 +190,6 @@ fn a_large_call_within_the_limits_over_stdio_peaks_at_a_bounded_multiple_of_its_
     assert_peak_bounded(session.pid(), before, line.len());
 }
 
-/// Item 12's target: any single call peaks within 20 times its message plus this. Tiny
-/// values cost more than 20 times their bytes: `0,` becomes a 72-byte `serde_json::Value`,
-/// `"a",` that and the smallest heap block of its text, and then the tool's own `String`.
-/// The values limit (200,000 in a call by default) caps how many there can be, so what they
-/// cost past 20 times is bounded: about 8 MiB in the densest calls below.
-const PEAK_CONSTANT_BYTES: u64 = 16 * 1024 * 1024;
-
 /// The densest calls the default limits let through to the parse, each on a fresh server:
 /// one that is served, and ones refused only once parsed (wrong types, unknown names), at
 /// the values limit; and calls over the limits, refused before the parse.
@@ -249,15 +242,7 @@ fn any_single_call_over_stdio_peaks_within_twenty_times_its_message_plus_a_const
         let result = session.call_tool("search_items", arguments);
         assert_eq!(result["isError"], refused, "{name}: {}", text_of(&result));
         let grew = peak_memory(session.pid()).saturating_sub(before);
-        let allowed = 20 * line.len() as u64 + PEAK_CONSTANT_BYTES;
-        report.push(format!(
-            "{name}: {grew} bytes for a message of {}",
-            line.len()
-        ));
-        assert!(
-            grew <= allowed,
-            "{name}: the peak grew by {grew}, over {allowed}\n{report:#?}"
-        );
+        assert_peak_within_bound(&mut report, name, grew, line.len());
     }
     eprintln!("{report:#?}");
 }

@@ -30,38 +30,36 @@ pub(crate) struct Tally {
 impl Tally {
     fn add(&mut self, violation: &Violation) {
         self.count += 1;
-        let problem = violation.kind.problem();
-        if !self.problems.contains(&problem) {
-            self.problems.push(problem);
-        }
-        let place = violation.path.place();
-        if !self.places.contains(&place) {
-            if self.places.len() < TALLIED_PLACES {
-                self.places.push(place);
-            } else {
-                self.more_places = true;
-            }
-        }
+        self.note_problem(violation.kind.problem());
+        self.note_place(violation.path.place());
     }
 
     /// Adds what `other` tallied.
     pub(crate) fn absorb(&mut self, other: Tally) {
         self.count += other.count;
         for problem in other.problems {
-            if !self.problems.contains(&problem) {
-                self.problems.push(problem);
-            }
+            self.note_problem(problem);
         }
         self.more_places |= other.more_places;
         for place in other.places {
-            if self.places.contains(&place) {
-                continue;
-            }
-            if self.places.len() < TALLIED_PLACES {
-                self.places.push(place);
-            } else {
-                self.more_places = true;
-            }
+            self.note_place(place);
+        }
+    }
+
+    fn note_problem(&mut self, problem: &'static str) {
+        if !self.problems.contains(&problem) {
+            self.problems.push(problem);
+        }
+    }
+
+    fn note_place(&mut self, place: ArgPath) {
+        if self.places.contains(&place) {
+            return;
+        }
+        if self.places.len() < TALLIED_PLACES {
+            self.places.push(place);
+        } else {
+            self.more_places = true;
         }
     }
 }

@@ -29,6 +29,27 @@ pub fn memory_status(pid: u32, field: &str) -> u64 {
     kib * 1024
 }
 
+/// Item 12 of the reliability issue: any single call peaks within 20 times its message
+/// plus this. Tiny values cost more than 20 times their bytes: `0,` becomes a 72-byte
+/// `serde_json::Value`, `"a",` that and the smallest heap block of its text, and then the
+/// tool's own `String`. The values limit (200,000 in a call by default) caps how many there
+/// can be, so what they cost past 20 times is bounded: about 8 MiB in the densest calls the
+/// tests send.
+pub const PEAK_CONSTANT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Asserts that the call `name`, of a `message` bytes, took at most item 12's bound at its
+/// peak (`peak` bytes), after noting it in `report`, which a failure prints whole.
+pub fn assert_peak_within_bound(report: &mut Vec<String>, name: &str, peak: u64, message: usize) {
+    let allowed = 20 * message as u64 + PEAK_CONSTANT_BYTES;
+    report.push(format!(
+        "{name}: {peak} bytes at the peak for a message of {message}"
+    ));
+    assert!(
+        peak <= allowed,
+        "{name}: {peak} bytes, over {allowed}\n{report:#?}"
+    );
+}
+
 /// The peak resident memory of process `pid` so far (`VmHWM`), in bytes.
 pub fn peak_memory(pid: u32) -> u64 {
     memory_status(pid, "VmHWM")
