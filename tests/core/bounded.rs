@@ -168,3 +168,25 @@ async fn an_array_over_the_input_limits_is_refused_before_its_items_are_read() {
     let result = call(&server, "tag_items", json!({"ids": [1], "tags": tags})).await;
     assert_eq!(envelope(&result)["violationsTotal"], 100_000);
 }
+
+/// A problem the schema and `validator` both find is counted once, past the thousand kept in
+/// full as before them: an unknown argument sends the call to both, and 1,500 lines out of
+/// range were counted as 2,000.
+#[tokio::test]
+async fn a_problem_both_checks_find_is_counted_once_past_the_kept_thousand() {
+    let lines: Vec<Value> = (0..1_500)
+        .map(|_| json!({"sku": "ABC-0001", "qty": 0}))
+        .collect();
+    let result = call(
+        &crate::fixtures::server(),
+        "check_lines",
+        json!({"lines": lines, "idz": 1}),
+    )
+    .await;
+    let text = text(&result);
+    assert!(
+        text.starts_with("Invalid arguments for tool 'check_lines': 1501 problems."),
+        "{text}"
+    );
+    assert_eq!(envelope(&result)["violationsTotal"], 1_501);
+}

@@ -3,6 +3,9 @@
 //! hundred bytes each, some 40 MiB, for an answer that spells out 20 of them and sums up the
 //! rest.
 
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use super::violation::{ArgPath, Violation};
 
 /// How many violations a call keeps in full: far more than an answer spells out, so that
@@ -11,6 +14,12 @@ pub(crate) const KEPT_VIOLATIONS: usize = 1_000;
 
 /// How many places of the tallied violations are named; a summary names three at most.
 const TALLIED_PLACES: usize = 4;
+
+/// How many tallied violations are remembered by a fingerprint, 8 bytes each, so that a
+/// problem both the schema and `validator` find is counted once (see [`Found::add_new`]).
+/// Only inputs under the large size (`input::is_large`, 10,000 values) are checked by both,
+/// and they hold fewer problems than this.
+const REMEMBERED_PAST: usize = 20_000;
 
 /// What is known of the violations past the kept ones: what a summary of them says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -72,6 +81,8 @@ pub(crate) struct Found {
     pub(crate) kept: Vec<Violation>,
     /// The ones past those.
     pub(crate) past: Tally,
+    /// The fingerprints of the first [`REMEMBERED_PAST`] of those.
+    past_seen: Fingerprints,
 }
 
 impl Found {
@@ -81,6 +92,7 @@ impl Found {
             self.kept.push(violation);
             Some(self.kept.len() - 1)
         } else {
+            self.past_seen.remember_violation(&violation);
             self.past.add(&violation);
             None
         }
@@ -92,6 +104,35 @@ impl Found {
             self.push(violation);
         }
         self.past.absorb(other.past);
+        self.past_seen.remember_all(other.past_seen);
+    }
+
+    /// Adds what `more` found and this has not (the same path and problem), as when the
+    /// schema and `validator` both looked at one input. Past the remembered violations of
+    /// `more`, only a count is left, and a double there is counted.
+    pub(crate) fn add_new(&mut self, more: Found) {
+        let mut known: HashSet<u64> = self
+            .kept
+            .iter()
+            .map(fingerprint)
+            .chain(self.past_seen.set.iter().copied())
+            .collect();
+        let Found {
+            kept,
+            mut past,
+            past_seen,
+        } = more;
+        let repeated = past_seen.set.intersection(&known).count();
+        past.count = past.count.saturating_sub(repeated);
+        self.past.absorb(past);
+        for print in past_seen.set.difference(&known) {
+            self.past_seen.remember(*print);
+        }
+        for violation in kept {
+            if known.insert(fingerprint(&violation)) {
+                self.push(violation);
+            }
+        }
     }
 
     /// How many violations were found, kept or tallied.
@@ -102,6 +143,42 @@ impl Found {
     /// Whether nothing was found.
     pub(crate) fn is_empty(&self) -> bool {
         self.total() == 0
+    }
+}
+
+/// A violation's path and kind of problem as 64 bits: two violations that differ in either
+/// share a fingerprint with odds of 1 in 2^64, and a call has at most some thousands.
+fn fingerprint(violation: &Violation) -> u64 {
+    // Fixed keys, so that every `Found` of the process computes the same fingerprints.
+    let mut hasher = DefaultHasher::new();
+    violation.path.hash(&mut hasher);
+    violation.kind.problem().hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The fingerprints of violations, up to [`REMEMBERED_PAST`].
+#[derive(Debug, Default)]
+struct Fingerprints {
+    set: HashSet<u64>,
+}
+
+impl Fingerprints {
+    fn remember_violation(&mut self, violation: &Violation) {
+        if self.set.len() < REMEMBERED_PAST {
+            self.set.insert(fingerprint(violation));
+        }
+    }
+
+    fn remember(&mut self, print: u64) {
+        if self.set.len() < REMEMBERED_PAST {
+            self.set.insert(print);
+        }
+    }
+
+    fn remember_all(&mut self, other: Fingerprints) {
+        for print in other.set {
+            self.remember(print);
+        }
     }
 }
 
@@ -144,6 +221,21 @@ mod tests {
         let places: Vec<String> = found.past.places.iter().map(ToString::to_string).collect();
         assert_eq!(places, ["tags[0]", "query"]);
         assert!(!found.past.more_places);
+    }
+
+    #[test]
+    fn a_violation_both_findings_hold_is_added_once_kept_or_tallied() {
+        let mut schema = Found::default();
+        let mut rules = Found::default();
+        for index in 0..KEPT_VIOLATIONS + 500 {
+            schema.push(wrong_type(ArgPath::argument("a").index(index)));
+            rules.push(wrong_type(ArgPath::argument("a").index(index)));
+        }
+        rules.push(wrong_type(ArgPath::argument("b")));
+        schema.add_new(rules);
+        assert_eq!(schema.total(), KEPT_VIOLATIONS + 501);
+        let places: Vec<String> = schema.past.places.iter().map(ToString::to_string).collect();
+        assert_eq!(places, ["a[0]", "b"]);
     }
 
     #[test]

@@ -93,20 +93,10 @@ fn breaks_deserialization(kind: &ViolationKind) -> bool {
 }
 
 /// Adds the violations of `more` not yet in `found` (same path and problem), then orders
-/// the kept ones as declared. (Past the kept ones, only a count is left to compare with: a
-/// call that many problems gets a summary of them, in which a double may be counted.)
+/// the kept ones as declared.
 pub(super) fn merge(found: &mut Found, more: Found, spec: &InputSpec) {
     let before = found.total();
-    found.past.absorb(more.past);
-    for violation in more.kept {
-        let reported = found
-            .kept
-            .iter()
-            .any(|v| v.path == violation.path && v.kind.problem() == violation.kind.problem());
-        if !reported {
-            found.push(violation);
-        }
-    }
+    found.add_new(more);
     if found.total() > before {
         let doc = SchemaDoc::new(&spec.schema);
         found
