@@ -30,10 +30,9 @@ pub(super) fn check_each(tool: &Tool) -> Option<TokenStream> {
     Some(quote! {
         fn __mcp_check_each(
             __mcp_arguments: &#rt::__private::serde_json::Value,
-        ) -> ::std::vec::Vec<#rt::__private::validator::ValidationErrors> {
-            let mut __mcp_errors = ::std::vec::Vec::new();
+            __mcp_sink: &mut dyn ::core::ops::FnMut(#rt::__private::validator::ValidationErrors),
+        ) {
             #(#checks)*
-            __mcp_errors
         }
     })
 }
@@ -70,6 +69,11 @@ fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
     let property = serde_rename(arg)
         .map(|lit| lit.value())
         .unwrap_or_else(|| arg.property.clone());
+    let check = if checks_items_alone(arg) {
+        quote!(check_items)
+    } else {
+        quote!(check_argument)
+    };
     quote! {
         {
             #[allow(unused_imports)]
@@ -83,7 +87,27 @@ fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
                 #(#validate)* #(#serde)*
                 #ident: #ty,
             }
-            __mcp_errors.extend(#rt::__private::check_argument::<#name>(__mcp_arguments, #property));
+            #rt::__private::#check::<#name>(__mcp_arguments, #property, __mcp_sink);
         }
     }
+}
+
+/// Whether the argument is a `Vec` whose only rule is `nested`: each item is then checked on
+/// its own, and the runtime may check the items in parts. Any other rule (a custom function
+/// of the whole list) needs the whole list.
+fn checks_items_alone(arg: &Arg) -> bool {
+    let mut rules = arg.validate.iter().flat_map(|attr| &attr.rules).peekable();
+    let is_vec = match &arg.ty {
+        syn::Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "Vec"),
+        _ => false,
+    };
+    let with_serde = arg.passthrough.iter().any(|a| a.path().is_ident("serde"));
+    is_vec
+        && !with_serde
+        && rules.peek().is_some()
+        && rules.all(|rule| rule.validator == Validator::Nested)
 }

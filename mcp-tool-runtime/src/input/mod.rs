@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ArgPath, Found, ToolError, Violation, ViolationKind};
 pub(crate) use dynamic::{SchemaProblem, check_schema, parse_value};
-pub use each::check_argument;
+pub use each::{check_argument, check_items};
 pub use limits::InputLimits;
 pub(crate) use limits::{Measure, Oversized, Step};
 pub use repair::InputMode;
@@ -103,6 +103,19 @@ fn schema_first(value: &Value, spec: &InputSpec, large: bool) -> Option<Found> {
     (!found.is_empty()).then_some(found)
 }
 
+/// What the per-argument checks find in a large input that the schema found sound, if
+/// anything, before `validator` runs on the whole: they check a list's items in parts
+/// ([`each::check_items`]), where the whole would hold every failing item's errors at once.
+/// Other rules of the whole (a custom rule using a context) are then checked once these are
+/// fixed.
+fn items_first(value: &Value, spec: &InputSpec, large: bool) -> Option<Found> {
+    if !large || spec.check_each.is_none() {
+        return None;
+    }
+    let found = each::checked(value, spec);
+    (!found.is_empty()).then_some(found)
+}
+
 /// Reads the arguments type from a value: the only part of parsing instantiated per tool,
 /// so that a crate with many tools compiles the rest once, in this crate.
 pub(super) type Reader<'r> = dyn FnMut(&Value) -> Attempt + 'r;
@@ -126,6 +139,9 @@ where
         Err(error) => Attempt::Unreadable(error),
         Ok(arguments) => {
             if let Some(found) = schema_first(value, spec, large) {
+                return Attempt::Refused(found);
+            }
+            if let Some(found) = items_first(value, spec, large) {
                 return Attempt::Refused(found);
             }
             let errors = arguments.validate().err();
