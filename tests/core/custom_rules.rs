@@ -262,27 +262,36 @@ pub(crate) struct Parcel {
 
 /// Ship parcels.
 #[mcp_tool]
-pub(crate) fn ship_parcels(#[validate(nested)] parcels: Vec<Parcel>) -> String {
+pub(crate) fn ship_parcels(
+    #[serde(rename = "parcelList")]
+    #[validate(nested)]
+    parcels: Vec<Parcel>,
+) -> String {
     format!("{} parcels", parcels.len())
 }
 
 /// A large list (12,000 parcels, past the 10,000 values at which an input is large) has its
 /// items checked a thousand at a time: each problem is still found, at its place in the
-/// whole list, and a list that holds is served.
+/// whole list and under the name sent, and a list that holds is served.
 #[tokio::test]
 async fn a_custom_rule_of_a_long_lists_items_is_reported_at_each_items_place() {
     let server = server_of([ship_parcels_tool()]);
     let mut parcels = vec![json!({"zip": "94110"}); 12_000];
-    let result = call(&server, "ship_parcels", json!({"parcels": parcels.clone()})).await;
+    let result = call(
+        &server,
+        "ship_parcels",
+        json!({"parcelList": parcels.clone()}),
+    )
+    .await;
     assert_eq!(ok_text(&result), "12000 parcels");
     parcels[3] = json!({"zip": "10115"});
     parcels[11_500] = json!({"zip": "20095"});
-    let result = call(&server, "ship_parcels", json!({"parcels": parcels})).await;
+    let result = call(&server, "ship_parcels", json!({"parcelList": parcels})).await;
     assert_eq!(
         violation_messages(&result),
         [
-            "Argument 'parcels[3].zip' is invalid: we only ship to 9xxxx, but received '10115'.",
-            "Argument 'parcels[11500].zip' is invalid: we only ship to 9xxxx, but received '20095'.",
+            "Argument 'parcelList[3].zip' is invalid: we only ship to 9xxxx, but received '10115'.",
+            "Argument 'parcelList[11500].zip' is invalid: we only ship to 9xxxx, but received '20095'.",
         ]
     );
 }

@@ -5,7 +5,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::arguments::serde_rename;
+use super::arguments::{serde_reads_differently, serde_rename};
 use super::rules;
 use super::runtime;
 use crate::ast::{Arg, Tool};
@@ -92,9 +92,10 @@ fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
     }
 }
 
-/// Whether the argument is a `Vec` whose only rule is `nested`: each item is then checked on
-/// its own, and the runtime may check the items in parts. Any other rule (a custom function
-/// of the whole list) needs the whole list.
+/// Whether the argument is a `Vec` whose only rule is `nested`, read as serde reads any
+/// list: each item is then checked on its own, and the runtime may check the items in
+/// parts. Any other rule (a custom function of the whole list) or a reading of its own
+/// (`deserialize_with`) needs the whole list.
 fn checks_items_alone(arg: &Arg) -> bool {
     let mut rules = arg.validate.iter().flat_map(|attr| &attr.rules).peekable();
     let is_vec = match &arg.ty {
@@ -105,9 +106,8 @@ fn checks_items_alone(arg: &Arg) -> bool {
             .is_some_and(|segment| segment.ident == "Vec"),
         _ => false,
     };
-    let with_serde = arg.passthrough.iter().any(|a| a.path().is_ident("serde"));
     is_vec
-        && !with_serde
+        && !serde_reads_differently(arg)
         && rules.peek().is_some()
         && rules.all(|rule| rule.validator == Validator::Nested)
 }
