@@ -227,7 +227,7 @@ pub mod __private {
     pub use serde_json;
     pub use validator;
 
-    pub use crate::input::{check_argument, check_items};
+    pub use crate::input::check_argument;
     pub use inventory;
 
     pub use crate::error::ErrorMapping;

@@ -295,3 +295,48 @@ async fn a_custom_rule_of_a_long_lists_items_is_reported_at_each_items_place() {
         ]
     );
 }
+
+fn a_full_pallet(pallet: &Pallet) -> Result<(), ValidationError> {
+    if pallet.parcels.len() >= 2_000 {
+        Ok(())
+    } else {
+        Err(ValidationError::new("pallet").with_message("a pallet takes 2,000 parcels".into()))
+    }
+}
+
+/// A pallet of parcels, as one input struct, with a rule of the whole.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[validate(schema(function = a_full_pallet))]
+pub(crate) struct Pallet {
+    /// The parcels on it.
+    #[validate(nested)]
+    parcels: Vec<Parcel>,
+}
+
+/// Ship a pallet.
+#[mcp_tool]
+pub(crate) fn ship_pallet(#[arg(input)] pallet: Pallet) -> String {
+    format!("{} parcels", pallet.parcels.len())
+}
+
+/// A large list in a user's own input type is checked in parts too, and a rule of the whole
+/// (a full pallet), which a part of the list would break, is left to the whole.
+#[tokio::test]
+async fn a_long_list_in_an_input_type_is_checked_in_parts_and_its_whole_as_a_whole() {
+    let server = server_of([ship_pallet_tool()]);
+    let mut parcels = vec![json!({"zip": "94110"}); 12_000];
+    let result = call(&server, "ship_pallet", json!({"parcels": parcels.clone()})).await;
+    assert_eq!(ok_text(&result), "12000 parcels");
+    parcels[1_500] = json!({"zip": "10115"});
+    let result = call(&server, "ship_pallet", json!({"parcels": parcels})).await;
+    assert_eq!(
+        violation_messages(&result),
+        ["Argument 'parcels[1500].zip' is invalid: we only ship to 9xxxx, but received '10115'."]
+    );
+    let short = vec![json!({"zip": "94110"}); 1_000];
+    let result = call(&server, "ship_pallet", json!({"parcels": short})).await;
+    assert_eq!(
+        violation_messages(&result),
+        ["The arguments are invalid: a pallet takes 2,000 parcels."]
+    );
+}

@@ -165,27 +165,6 @@ pub(super) fn serde_rename(arg: &Arg) -> Option<LitStr> {
     found
 }
 
-/// Whether a serde option of `arg` changes how its value is read (`with`,
-/// `deserialize_with`, …), beyond the name it is read from or its default.
-pub(super) fn serde_reads_differently(arg: &Arg) -> bool {
-    let mut differs = false;
-    for attribute in arg
-        .passthrough
-        .iter()
-        .filter(|a| a.path().is_ident("serde"))
-    {
-        let parsed = attribute.parse_nested_meta(|meta| {
-            let naming = ["rename", "alias", "default"]
-                .iter()
-                .any(|option| meta.path.is_ident(option));
-            differs |= !naming;
-            skip_meta(&meta)
-        });
-        differs |= parsed.is_err();
-    }
-    differs
-}
-
 /// Consumes the value of a serde option this macro does not read.
 fn skip_meta(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {

@@ -5,7 +5,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::arguments::{serde_reads_differently, serde_rename};
+use super::arguments::serde_rename;
 use super::rules;
 use super::runtime;
 use crate::ast::{Arg, Tool};
@@ -30,9 +30,10 @@ pub(super) fn check_each(tool: &Tool) -> Option<TokenStream> {
     Some(quote! {
         fn __mcp_check_each(
             __mcp_arguments: &#rt::__private::serde_json::Value,
-            __mcp_sink: &mut dyn ::core::ops::FnMut(#rt::__private::validator::ValidationErrors),
-        ) {
+        ) -> ::std::vec::Vec<#rt::__private::validator::ValidationErrors> {
+            let mut __mcp_errors = ::std::vec::Vec::new();
             #(#checks)*
+            __mcp_errors
         }
     })
 }
@@ -69,11 +70,6 @@ fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
     let property = serde_rename(arg)
         .map(|lit| lit.value())
         .unwrap_or_else(|| arg.property.clone());
-    let check = if checks_items_alone(arg) {
-        quote!(check_items)
-    } else {
-        quote!(check_argument)
-    };
     quote! {
         {
             #[allow(unused_imports)]
@@ -87,27 +83,7 @@ fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
                 #(#validate)* #(#serde)*
                 #ident: #ty,
             }
-            #rt::__private::#check::<#name>(__mcp_arguments, #property, __mcp_sink);
+            __mcp_errors.extend(#rt::__private::check_argument::<#name>(__mcp_arguments, #property));
         }
     }
-}
-
-/// Whether the argument is a `Vec` whose only rule is `nested`, read as serde reads any
-/// list: each item is then checked on its own, and the runtime may check the items in
-/// parts. Any other rule (a custom function of the whole list) or a reading of its own
-/// (`deserialize_with`) needs the whole list.
-fn checks_items_alone(arg: &Arg) -> bool {
-    let mut rules = arg.validate.iter().flat_map(|attr| &attr.rules).peekable();
-    let is_vec = match &arg.ty {
-        syn::Type::Path(path) => path
-            .path
-            .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "Vec"),
-        _ => false,
-    };
-    is_vec
-        && !serde_reads_differently(arg)
-        && rules.peek().is_some()
-        && rules.all(|rule| rule.validator == Validator::Nested)
 }

@@ -18,6 +18,7 @@ mod formats;
 mod keys;
 mod limits;
 mod narrow;
+mod parts;
 mod placeholder;
 mod repair;
 mod spec;
@@ -31,7 +32,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ArgPath, Found, ToolError, Violation, ViolationKind};
 pub(crate) use dynamic::{SchemaProblem, check_schema, parse_value};
-pub use each::{check_argument, check_items};
+pub use each::check_argument;
 pub use limits::InputLimits;
 pub(crate) use limits::{Measure, Oversized, Step};
 pub use repair::InputMode;
@@ -103,16 +104,22 @@ fn schema_first(value: &Value, spec: &InputSpec, large: bool) -> Option<Found> {
     (!found.is_empty()).then_some(found)
 }
 
-/// What the per-argument checks find in a large input that the schema found sound, if
-/// anything, before `validator` runs on the whole: they check a list's items in parts
-/// ([`each::check_items`]), where the whole would hold every failing item's errors at once.
-/// Other rules of the whole (a custom rule using a context) are then checked once these are
-/// fixed.
-fn items_first(value: &Value, spec: &InputSpec, large: bool) -> Option<Found> {
-    if !large || spec.check_each.is_none() {
+/// The problems of the items of a large input's long lists that the schema found sound, if
+/// any, found a part at a time ([`parts`]) before `validator` checks the whole, which would
+/// hold every failing item's errors at once. For a tool whose rules the schema states
+/// whole, the walk has checked them. The rules of the whole (a custom rule of a list) are
+/// then checked once these are fixed.
+fn items_first(
+    value: &Value,
+    spec: &InputSpec,
+    large: bool,
+    check: &mut parts::Check<'_>,
+) -> Option<Found> {
+    let rules_beyond_schema = spec.whole_input || spec.check_each.is_some();
+    if !large || !rules_beyond_schema {
         return None;
     }
-    let found = each::checked(value, spec);
+    let found = parts::item_problems(value, spec, check);
     (!found.is_empty()).then_some(found)
 }
 
@@ -141,7 +148,8 @@ where
             if let Some(found) = schema_first(value, spec, large) {
                 return Attempt::Refused(found);
             }
-            if let Some(found) = items_first(value, spec, large) {
+            let mut check = |part: &Value| A::deserialize(part).ok()?.validate().err();
+            if let Some(found) = items_first(value, spec, large, &mut check) {
                 return Attempt::Refused(found);
             }
             let errors = arguments.validate().err();

@@ -419,12 +419,8 @@ impl ToolInfoBuilder {
 
     /// Checks the arguments whose rules only `validator` knows (custom functions, nested
     /// types) one by one when another argument fails, so that one answer reports both.
-    /// `#[mcp_tool]` writes `check`: it hands each failing argument's errors to the sink it
-    /// is given, a long list's in parts.
-    pub fn check_each(
-        mut self,
-        check: fn(&Value, &mut dyn FnMut(validator::ValidationErrors)),
-    ) -> Self {
+    /// `#[mcp_tool]` writes `check`: it returns each failing argument's errors.
+    pub fn check_each(mut self, check: fn(&Value) -> Vec<validator::ValidationErrors>) -> Self {
         self.info.input.check_each = Some(check);
         self
     }
