@@ -47,6 +47,16 @@ impl ArgPath {
         Self(segments)
     }
 
+    /// This path with `by` added to the index at step `at`, if that step is an index: the
+    /// place in a whole list of an item read from a part of it.
+    pub(crate) fn with_index_moved(&self, at: usize, by: usize) -> Self {
+        let mut segments = self.0.clone();
+        if let Some(PathSegment::Index(index)) = segments.get_mut(at) {
+            *index += by;
+        }
+        Self(segments)
+    }
+
     /// The steps of the path, outermost first.
     pub fn segments(&self) -> &[PathSegment] {
         &self.0

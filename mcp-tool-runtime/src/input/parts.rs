@@ -14,7 +14,7 @@ use validator::ValidationErrors;
 
 use super::spec::InputSpec;
 use super::validator::violations;
-use crate::error::{ArgPath, Found, PathSegment, Violation};
+use crate::error::{Found, PathSegment, Violation};
 
 /// How many items of a list are checked at a time: few enough that a part's problems stay
 /// within the violations kept in full (`Found`), unless its items break ten rules each.
@@ -55,8 +55,9 @@ pub(super) fn item_problems(arguments: &Value, spec: &InputSpec, check: &mut Che
                     found.push(item);
                 }
             }
-            // Past the kept ones only a tally is left, which cannot tell an item's problems
-            // from the list's: counted all, as they are a part's items' nearly always.
+            // Past the kept ones a part leaves only a tally, which cannot tell its items'
+            // problems from the list's: it is counted whole. Its items would have to break
+            // ten rules each to get there.
             found.past.absorb(part_found.past);
         }
     }
@@ -81,19 +82,11 @@ fn with_part(members: &Map<String, Value>, long: &[&String], list: &str, chunk: 
 /// `violation` if it is about an item of `list` (or within one), at the item's place in the
 /// whole list, whose part starts at `offset`.
 fn of_item(violation: Violation, list: &str, offset: usize) -> Option<Violation> {
-    let [PathSegment::Key(name), PathSegment::Index(index), rest @ ..] = violation.path.segments()
-    else {
+    let [PathSegment::Key(name), PathSegment::Index(_), ..] = violation.path.segments() else {
         return None;
     };
-    if name != list {
-        return None;
-    }
-    let mut path = ArgPath::argument(name.as_str()).index(index + offset);
-    for segment in rest {
-        path = match segment {
-            PathSegment::Key(key) => path.key(key.as_str()),
-            PathSegment::Index(index) => path.index(*index),
-        };
-    }
-    Some(Violation { path, ..violation })
+    (name == list).then(|| Violation {
+        path: violation.path.with_index_moved(1, offset),
+        ..violation
+    })
 }
