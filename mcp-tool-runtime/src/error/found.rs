@@ -223,14 +223,21 @@ mod tests {
         assert!(!found.past.more_places);
     }
 
+    /// Two findings of `count` wrong types each: the first at `a[0]`, `a[1]`, …, the second
+    /// where `second` puts them.
+    fn two_findings(count: usize, second: impl Fn(usize) -> ArgPath) -> (Found, Found) {
+        let first = (0..count)
+            .map(|index| wrong_type(ArgPath::argument("a").index(index)))
+            .collect();
+        let other = (0..count).map(|index| wrong_type(second(index))).collect();
+        (first, other)
+    }
+
     #[test]
     fn a_violation_both_findings_hold_is_added_once_kept_or_tallied() {
-        let mut schema = Found::default();
-        let mut rules = Found::default();
-        for index in 0..KEPT_VIOLATIONS + 500 {
-            schema.push(wrong_type(ArgPath::argument("a").index(index)));
-            rules.push(wrong_type(ArgPath::argument("a").index(index)));
-        }
+        let (mut schema, mut rules) = two_findings(KEPT_VIOLATIONS + 500, |index| {
+            ArgPath::argument("a").index(index)
+        });
         rules.push(wrong_type(ArgPath::argument("b")));
         schema.add_new(rules);
         assert_eq!(schema.total(), KEPT_VIOLATIONS + 501);
@@ -240,12 +247,9 @@ mod tests {
 
     #[test]
     fn appending_keeps_the_bound_and_adds_up_the_tallies() {
-        let mut first = Found::default();
-        let mut second = Found::default();
-        for index in 0..KEPT_VIOLATIONS + 1 {
-            first.push(wrong_type(ArgPath::argument("a").index(index)));
-            second.push(wrong_type(ArgPath::argument(format!("b{index}"))));
-        }
+        let (mut first, second) = two_findings(KEPT_VIOLATIONS + 1, |index| {
+            ArgPath::argument(format!("b{index}"))
+        });
         first.append(second);
         assert_eq!(first.kept.len(), KEPT_VIOLATIONS);
         assert_eq!(first.total(), 2 * (KEPT_VIOLATIONS + 1));
