@@ -78,6 +78,12 @@ fn check_order(#[arg(input)] order: CatalogOrder) -> String {
     format!("{} lines", order.lines.len())
 }
 
+/// Check a shipment's order against the catalog: the lines a level further down.
+#[mcp_tool]
+fn check_shipment(#[validate(nested)] order: CatalogOrder) -> String {
+    format!("{} lines", order.lines.len())
+}
+
 /// Check order lines.
 #[mcp_tool]
 fn check_lines(#[validate(nested)] lines: Vec<Line>) -> String {
@@ -121,6 +127,7 @@ async fn a_call_peaks_within_twenty_times_its_message_plus_a_constant() {
         .tool(check_lines_tool())
         .tool(check_catalog_tool())
         .tool(check_order_tool())
+        .tool(check_shipment_tool())
         .tool(tag_items_tool())
         .tool(count_tags)
         .build()
@@ -153,6 +160,12 @@ async fn a_call_peaks_within_twenty_times_its_message_plus_a_constant() {
             "check_order",
             "60k lines failing a custom rule, in an input type",
             json!({"lines": vec![json!({"sku": "ABC-0001"}); 60_000]}),
+            true,
+        ),
+        (
+            "check_shipment",
+            "60k lines failing a custom rule, in a field of an argument",
+            json!({"order": {"lines": vec![json!({"sku": "ABC-0001"}); 60_000]}}),
             true,
         ),
         (

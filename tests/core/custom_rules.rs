@@ -340,3 +340,46 @@ async fn a_long_list_in_an_input_type_is_checked_in_parts_and_its_whole_as_a_who
         ["The arguments are invalid: a pallet takes 2,000 parcels."]
     );
 }
+
+/// A consignment: parcels under a field of an argument.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+pub(crate) struct Consignment {
+    /// Who sends it.
+    sender: String,
+    /// The parcels in it.
+    #[validate(nested)]
+    parcels: Vec<Parcel>,
+}
+
+/// Ship consignments.
+#[mcp_tool]
+pub(crate) fn ship_consignments(#[validate(nested)] consignments: Vec<Consignment>) -> String {
+    let senders: Vec<&str> = consignments.iter().map(|c| c.sender.as_str()).collect();
+    senders.join(", ")
+}
+
+/// A long list below the top level (in the second of two consignments) is checked in parts
+/// as well, and its problems are reported at their place, beside those of a short list.
+#[tokio::test]
+async fn a_long_list_below_the_top_level_is_checked_in_parts_at_its_place() {
+    let server = server_of([ship_consignments_tool()]);
+    let mut parcels = vec![json!({"zip": "94110"}); 12_000];
+    parcels[11_500] = json!({"zip": "20095"});
+    let consignments = json!([
+        {"sender": "Ada", "parcels": [{"zip": "10115"}]},
+        {"sender": "Grace", "parcels": parcels},
+    ]);
+    let result = call(
+        &server,
+        "ship_consignments",
+        json!({"consignments": consignments}),
+    )
+    .await;
+    assert_eq!(
+        violation_messages(&result),
+        [
+            "Argument 'consignments[0].parcels[0].zip' is invalid: we only ship to 9xxxx, but received '10115'.",
+            "Argument 'consignments[1].parcels[11500].zip' is invalid: we only ship to 9xxxx, but received '20095'.",
+        ]
+    );
+}

@@ -2,19 +2,21 @@
 //!
 //! `validator` keeps the errors of every failing item of a list (its `Vec<T>` collects them
 //! all) until it has checked the whole list: about 1.6 KB an item, 98 MB for 60,000 lines
-//! that each break a custom rule, which no schema states and so no walk sees. Here a long
-//! list (a top-level argument, or a field of an `#[arg(input)]` type) is handed to the
-//! tool's own reading [`CHECKED_ITEMS`] items at a time, the other long lists left empty,
-//! and only each item's own problems are kept, at their place in the whole list: those of
-//! the list itself or of the whole input (a custom rule of the list, a struct-level rule)
-//! depend on the whole list, which a part is not.
+//! that each break a custom rule, which no schema states and so no walk sees. Here each long
+//! list, wherever it is in the arguments (except within another's items, which that one's
+//! parts carry), is handed to the tool's own reading [`CHECKED_ITEMS`] items at a time, the
+//! other long lists left empty, and only each item's own problems are kept, at their place
+//! in the whole list: those of the list itself or of the whole input (a custom rule of the
+//! list, a struct-level rule) depend on the whole list, which a part is not.
 
 use serde_json::{Map, Value};
 use validator::ValidationErrors;
 
 use super::spec::InputSpec;
 use super::validator::violations;
-use crate::error::{Found, PathSegment, Violation};
+use super::wire::declared_order;
+use crate::error::{ArgPath, Found, PathSegment, Violation};
+use crate::schema::SchemaDoc;
 
 /// How many items of a list are checked at a time: few enough that a part's problems stay
 /// within the violations kept in full (`Found`), unless its items break ten rules each.
@@ -24,69 +26,123 @@ const CHECKED_ITEMS: usize = 100;
 /// or do not deserialize.
 pub(super) type Check<'c> = dyn FnMut(&Value) -> Option<ValidationErrors> + 'c;
 
-/// The problems of the items of the long lists of `arguments`, found a part at a time.
+/// The problems of the items of the long lists of `arguments`, found a part at a time, and
+/// of what lies outside those lists and does not contain one, found with the first part.
 pub(super) fn item_problems(arguments: &Value, spec: &InputSpec, check: &mut Check<'_>) -> Found {
     let mut found = Found::default();
-    let Value::Object(members) = arguments else {
-        return found;
-    };
-    let long: Vec<&String> = members
-        .iter()
-        .filter(|(_, value)| {
-            value
-                .as_array()
-                .is_some_and(|items| items.len() > CHECKED_ITEMS)
-        })
-        .map(|(name, _)| name)
-        .collect();
-    for list in &long {
-        let Some(Value::Array(items)) = members.get(list.as_str()) else {
-            continue;
-        };
+    let mut long = Vec::new();
+    find_long_lists(arguments, &ArgPath::root(), &mut long);
+    let paths: Vec<&ArgPath> = long.iter().map(|(path, _)| path).collect();
+    let mut first = true;
+    for (list, items) in &long {
         for (part, chunk) in items.chunks(CHECKED_ITEMS).enumerate() {
-            let trial = with_part(members, &long, list, chunk);
+            let trial = with_part(arguments, &mut Vec::new(), &paths, list, chunk);
             let Some(errors) = check(&trial) else {
                 continue;
             };
             let offset = part * CHECKED_ITEMS;
             let part_found = violations(&errors, spec, &trial);
             for violation in part_found.kept {
-                if let Some(item) = of_item(violation, list, offset) {
-                    found.push(item);
+                if let Some(path) = item_path(&violation.path, list, offset) {
+                    found.push(Violation { path, ..violation });
+                } else if first && apart_from_lists(&violation.path, &paths) {
+                    found.push(violation);
                 }
             }
+            first = false;
             // Past the kept ones a part leaves only a tally, which cannot tell its items'
             // problems from the list's: it is counted whole. Its items would have to break
             // ten rules each to get there.
             found.past.absorb(part_found.past);
         }
     }
+    let doc = SchemaDoc::new(&spec.schema);
+    found
+        .kept
+        .sort_by_cached_key(|violation| declared_order(&doc, &violation.path));
     found
 }
 
-/// `members` with `chunk` in place of the list `list` and the other `long` lists empty.
-fn with_part(members: &Map<String, Value>, long: &[&String], list: &str, chunk: &[Value]) -> Value {
-    let part = members.iter().map(|(name, value)| {
-        let value = if name == list {
-            Value::Array(chunk.to_vec())
-        } else if long.contains(&name) {
-            Value::Array(Vec::new())
-        } else {
-            value.clone()
-        };
-        (name.clone(), value)
-    });
-    Value::Object(part.collect())
+/// Whether a problem at `path` is the same whichever part of the long lists (at `lists`) a
+/// reading holds: it is neither in one nor about one or what contains one (a rule of the
+/// list, of the struct holding it, of the whole input).
+fn apart_from_lists(path: &ArgPath, lists: &[&ArgPath]) -> bool {
+    let path = path.segments();
+    !lists.iter().any(|list| {
+        let list = list.segments();
+        list.starts_with(path) || path.starts_with(list)
+    })
 }
 
-/// `violation` if it is about an item of `list` (or within one), at the item's place in the
-/// whole list, whose part starts at `offset`.
-fn of_item(violation: Violation, list: &str, offset: usize) -> Option<Violation> {
-    let [PathSegment::Key(name), PathSegment::Index(_), ..] = violation.path.segments() else {
-        return None;
-    };
-    (name == list).then(|| Violation {
-        path: violation.path.with_index_moved(1, offset),
-        ..violation
-    })
+/// Adds to `long` every list of more than [`CHECKED_ITEMS`] items in `value` (at `path`),
+/// with its items; not those within such a list's items, which its parts carry.
+fn find_long_lists<'v>(value: &'v Value, path: &ArgPath, long: &mut Vec<(ArgPath, &'v [Value])>) {
+    match value {
+        Value::Array(items) if items.len() > CHECKED_ITEMS => long.push((path.clone(), items)),
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                find_long_lists(item, &path.index(index), long);
+            }
+        }
+        Value::Object(members) => {
+            for (name, member) in members {
+                find_long_lists(member, &path.key(name.as_str()), long);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A copy of `value` (at the steps `at`) with `chunk` in place of the list at `list` and the
+/// other long lists (`long`) empty.
+fn with_part(
+    value: &Value,
+    at: &mut Vec<PathSegment>,
+    long: &[&ArgPath],
+    list: &ArgPath,
+    chunk: &[Value],
+) -> Value {
+    if list.segments() == at.as_slice() {
+        return Value::Array(chunk.to_vec());
+    }
+    if long.iter().any(|path| path.segments() == at.as_slice()) {
+        return Value::Array(Vec::new());
+    }
+    if !long.iter().any(|path| path.segments().starts_with(at)) {
+        return value.clone();
+    }
+    match value {
+        Value::Array(items) => Value::Array(
+            (items.iter().enumerate())
+                .map(|(index, item)| {
+                    at.push(PathSegment::Index(index));
+                    let copy = with_part(item, at, long, list, chunk);
+                    at.pop();
+                    copy
+                })
+                .collect(),
+        ),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(name, member)| {
+                    at.push(PathSegment::Key(name.clone()));
+                    let copy = with_part(member, at, long, list, chunk);
+                    at.pop();
+                    (name.clone(), copy)
+                })
+                .collect::<Map<String, Value>>(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// `path` at its place in the whole list at `list`, if it is in an item of that list read
+/// from a part of it that starts at item `offset`.
+fn item_path(path: &ArgPath, list: &ArgPath, offset: usize) -> Option<ArgPath> {
+    let depth = list.segments().len();
+    let segments = path.segments();
+    let within = segments.starts_with(list.segments())
+        && matches!(segments.get(depth), Some(PathSegment::Index(_)));
+    within.then(|| path.with_index_moved(depth, offset))
 }
