@@ -5,9 +5,10 @@
 //! that each break a custom rule, which no schema states and so no walk sees. Here each long
 //! list, wherever it is in the arguments (except within another's items, which that one's
 //! parts carry), is handed to the tool's own reading [`CHECKED_ITEMS`] items at a time, the
-//! other long lists left empty, and only each item's own problems are kept, at their place
-//! in the whole list: those of the list itself or of the whole input (a custom rule of the
-//! list, a struct-level rule) depend on the whole list, which a part is not.
+//! other long lists left empty. Each item's own problems are kept, at their place in the
+//! whole list, and those apart from every long list; those of a list itself or of what
+//! holds it (a custom rule of the list, a struct-level rule) depend on the whole list,
+//! which a part is not, and are left to `validator`'s check of the whole.
 
 use serde_json::{Map, Value};
 use validator::ValidationErrors;
@@ -31,7 +32,7 @@ pub(super) type Check<'c> = dyn FnMut(&Value) -> Option<ValidationErrors> + 'c;
 pub(super) fn item_problems(arguments: &Value, spec: &InputSpec, check: &mut Check<'_>) -> Found {
     let mut found = Found::default();
     let mut long = Vec::new();
-    find_long_lists(arguments, &ArgPath::root(), &mut long);
+    find_long_lists(arguments, &mut Vec::new(), &mut long);
     let paths: Vec<&ArgPath> = long.iter().map(|(path, _)| path).collect();
     let mut first = true;
     for (list, items) in &long {
@@ -74,19 +75,39 @@ fn apart_from_lists(path: &ArgPath, lists: &[&ArgPath]) -> bool {
     })
 }
 
-/// Adds to `long` every list of more than [`CHECKED_ITEMS`] items in `value` (at `path`),
-/// with its items; not those within such a list's items, which its parts carry.
-fn find_long_lists<'v>(value: &'v Value, path: &ArgPath, long: &mut Vec<(ArgPath, &'v [Value])>) {
+/// A step of a path into the arguments, borrowed from them while they are searched.
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// Adds to `long` every list of more than [`CHECKED_ITEMS`] items in `value` (at the steps
+/// `at`), with its items; not those within such a list's items, which its parts carry.
+fn find_long_lists<'v>(
+    value: &'v Value,
+    at: &mut Vec<Step<'v>>,
+    long: &mut Vec<(ArgPath, &'v [Value])>,
+) {
     match value {
-        Value::Array(items) if items.len() > CHECKED_ITEMS => long.push((path.clone(), items)),
+        Value::Array(items) if items.len() > CHECKED_ITEMS => {
+            let path = at.iter().fold(ArgPath::root(), |path, step| match step {
+                Step::Key(name) => path.key(*name),
+                Step::Index(index) => path.index(*index),
+            });
+            long.push((path, items));
+        }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                find_long_lists(item, &path.index(index), long);
+                at.push(Step::Index(index));
+                find_long_lists(item, at, long);
+                at.pop();
             }
         }
         Value::Object(members) => {
             for (name, member) in members {
-                find_long_lists(member, &path.key(name.as_str()), long);
+                at.push(Step::Key(name));
+                find_long_lists(member, at, long);
+                at.pop();
             }
         }
         _ => {}
