@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::phrases::{MAX_PATH_CHARS, thousands, truncated};
+use super::phrases::{echoed_name, thousands};
 use super::violation::entry;
 use crate::error::{
     ArgPath, ErrorCode, ErrorEnvelope, Message, PathSegment, Tally, ToolError, Violation,
@@ -181,10 +181,8 @@ fn omitted_summary(shown: &[Violation], omitted: &[Violation], tallied: &Tally) 
 fn place_words(place: &ArgPath) -> String {
     match place.segments() {
         [] => "the arguments".into(),
-        [PathSegment::Key(key), PathSegment::Index(_), ..] => {
-            format!("{}[…]", truncated(key, MAX_PATH_CHARS))
-        }
-        [PathSegment::Key(key), ..] => truncated(key, MAX_PATH_CHARS),
+        [PathSegment::Key(key), PathSegment::Index(_), ..] => format!("{}[…]", echoed_name(key)),
+        [PathSegment::Key(key), ..] => echoed_name(key).into_owned(),
         [PathSegment::Index(_), ..] => "[…]".into(),
     }
 }

@@ -23,4 +23,6 @@ pub(crate) use limits::{at_capacity, rate_limited};
 pub(crate) use phrases::{byte_size, echoed_datum, echoed_name, received, type_phrase, unit_words};
 pub use result::ToolOutput;
 pub(crate) use result::{WRAPPED_RESULT_KEY, error_result, success_result};
-pub(crate) use tool::{CANCELLED_BY_CLIENT, SignatureEntry, timed_out, unknown_tool, valid_call};
+pub(crate) use tool::{
+    CANCELLED_BY_CLIENT, SignatureEntry, method_not_found, timed_out, unknown_tool, valid_call,
+};

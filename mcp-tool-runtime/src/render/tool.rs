@@ -39,6 +39,16 @@ fn signature_entry(entry: &SignatureEntry<'_>) -> String {
     text
 }
 
+/// The JSON-RPC error message (-32601) for a method the server does not implement, with the
+/// methods it does (`supported`).
+pub(crate) fn method_not_found(method: &str, supported: &[&str]) -> String {
+    format!(
+        "Method not found: '{}'. This server implements: {}.",
+        echoed_name(method),
+        supported.join(", ")
+    )
+}
+
 /// The JSON-RPC error message for a tool name the server does not have.
 pub(crate) fn unknown_tool(name: &str, suggestions: &[String], available: &[String]) -> String {
     let mut text = format!("Unknown tool '{}'.", echoed_name(name));

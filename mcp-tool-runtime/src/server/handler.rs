@@ -220,11 +220,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
                 None,
             ));
         }
-        Err(ErrorData::new(
-            ErrorCode::METHOD_NOT_FOUND,
-            method_not_found(method),
-            Some(method_not_found_data(method)),
-        ))
+        Err(not_routed(method))
     }
 
     async fn set_level(

@@ -2,7 +2,7 @@
 //! `_meta` keys through which the transports hand over a non-object `arguments` or the
 //! refusal of an oversized one, and the arguments HTTP carries beside a large message.
 
-use crate::render::{echoed_datum, echoed_name};
+use crate::render::{self, echoed_datum};
 
 /// The protocol revisions this server speaks, newest first: 2026-07-28 (no handshake: every
 /// request carries its revision and the client's capabilities in `_meta`, and
@@ -64,11 +64,7 @@ pub(crate) const OVERSIZED_META_KEY: &str = "rs.mcp-tool/oversized";
 
 /// The JSON-RPC error message (-32601) for a method the server does not implement.
 pub(crate) fn method_not_found(method: &str) -> String {
-    format!(
-        "Method not found: '{}'. This server implements: {}.",
-        echoed_name(method),
-        SUPPORTED_METHODS.join(", ")
-    )
+    render::method_not_found(method, SUPPORTED_METHODS)
 }
 
 /// The data of that error: the method as sent (within a bound) and the supported ones.
