@@ -8,8 +8,8 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use mcp_tool_runtime::{
-    BoxFuture, CallOutcome, McpServer, Next, ToolError, ToolMiddleware, ToolRequest, TraceCalls,
-    mcp_tool,
+    McpServer, ToolError, mcp_tool,
+    middleware::{BoxFuture, CallOutcome, Next, ToolMiddleware, ToolRequest, TraceCalls},
 };
 use serde_json::json;
 

@@ -123,7 +123,9 @@ pub mod ours {
     }
 
     /// The same server with one middleware around every call (`P1m`, `P1t`, `P5m`).
-    pub fn server_with(middleware: impl mcp_tool_runtime::ToolMiddleware) -> McpServer<()> {
+    pub fn server_with(
+        middleware: impl mcp_tool_runtime::middleware::ToolMiddleware,
+    ) -> McpServer<()> {
         builder()
             .middleware(middleware)
             .build()
@@ -142,14 +144,14 @@ pub mod ours {
 /// per call).
 pub struct Noop;
 
-impl mcp_tool_runtime::ToolMiddleware for Noop {
+impl mcp_tool_runtime::middleware::ToolMiddleware for Noop {
     fn handle<'a>(
         &'a self,
-        request: mcp_tool_runtime::ToolRequest<'a>,
-        next: mcp_tool_runtime::Next<'a>,
-    ) -> mcp_tool_runtime::BoxFuture<
+        request: mcp_tool_runtime::middleware::ToolRequest<'a>,
+        next: mcp_tool_runtime::middleware::Next<'a>,
+    ) -> mcp_tool_runtime::middleware::BoxFuture<
         'a,
-        Result<mcp_tool_runtime::CallOutcome, mcp_tool_runtime::ToolError>,
+        Result<mcp_tool_runtime::middleware::CallOutcome, mcp_tool_runtime::ToolError>,
     > {
         Box::pin(async move { Ok(next.run(request).await) })
     }

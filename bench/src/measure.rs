@@ -14,7 +14,7 @@ use mcp_tool_runtime::rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::rmcp_tool::{RmcpQuickStartServer, RmcpServer};
-use mcp_tool_runtime::TraceCalls;
+use mcp_tool_runtime::middleware::TraceCalls;
 
 use crate::{
     Noop, calibrate, handwritten, invalid_arguments, invalid_constraints, many, now, ours,

@@ -1,6 +1,6 @@
 //! Logging for stdio servers: stdout carries the protocol, so the log goes to stderr.
 
-use mcp_tool_runtime::StderrLog;
+use mcp_tool_runtime::stdio::StderrLog;
 use tracing_subscriber::EnvFilter;
 
 /// The filter unless `RUST_LOG` says otherwise: rmcp logs an `info` line per request and the

@@ -5,7 +5,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use mcp_tool_runtime::{RetryError, RetryPolicy, call_with_retry};
+use mcp_tool_runtime::client::{RetryError, RetryPolicy, call_with_retry};
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;

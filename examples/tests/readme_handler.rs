@@ -1,7 +1,7 @@
 //! The README's "Resources and prompts beside the tools" example, compiled as written and
 //! served through the stdio line transport over an in-memory pipe to rmcp's client.
 
-use mcp_tool_runtime::{LineTransport, StdioOptions};
+use mcp_tool_runtime::{StdioOptions, stdio::LineTransport};
 use rmcp::ServiceExt;
 use rmcp::model::GetPromptRequestParams;
 use serde_json::json;
@@ -48,7 +48,7 @@ impl ServerHandler for Prompts {
     }
 }
 
-fn readme_server() -> Result<McpServer<()>, mcp_tool_runtime::RegistryError> {
+fn readme_server() -> Result<McpServer<()>, mcp_tool_runtime::registry::RegistryError> {
     let server = McpServer::builder(())
         .tool(add_tool())
         .with_handler(Prompts {

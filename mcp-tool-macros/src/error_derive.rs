@@ -181,7 +181,7 @@ fn expand(input: &DeriveInput, arms: &[(TokenStream, Mapping)]) -> TokenStream {
         quote!(#pattern => #body,)
     });
     quote! {
-        impl #impl_generics ::mcp_tool_runtime::IntoToolError for #ty #type_generics #where_clause {
+        impl #impl_generics ::mcp_tool_runtime::error::IntoToolError for #ty #type_generics #where_clause {
             fn into_tool_error(self) -> ::mcp_tool_runtime::ToolError {
                 match &self {
                     #(#arms)*
@@ -229,7 +229,7 @@ fn arm_body(mapping: &Mapping) -> TokenStream {
             ::mcp_tool_runtime::ErrorCode::lookup(#code).unwrap_or(
                 ::mcp_tool_runtime::ErrorCode::custom(
                     #code,
-                    ::mcp_tool_runtime::ErrorClass::#class,
+                    ::mcp_tool_runtime::error::ErrorClass::#class,
                     #retryable,
                 ),
             ),

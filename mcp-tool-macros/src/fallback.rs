@@ -46,7 +46,7 @@ pub(crate) fn tool_set(set: &ToolSet, errors: &Errors) -> TokenStream {
         // Options written but no name read from them: either stand-in could only add an error.
         None if set.attr.written => None,
         None => Some(quote! {
-            impl #impl_generics ::mcp_tool_runtime::ToolSet for #self_ty #where_clause {
+            impl #impl_generics ::mcp_tool_runtime::tool::ToolSet for #self_ty #where_clause {
                 fn tools() -> ::std::vec::Vec<::mcp_tool_runtime::ToolDef<Self>> {
                     ::core::unreachable!()
                 }

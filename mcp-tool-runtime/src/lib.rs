@@ -109,34 +109,61 @@
 //!
 //! Methods on a state type work the same way inside an `impl` block marked
 //! [`macro@mcp_tools`]; see that macro. [`McpServer`] serves the tools over rmcp, on stdio
-//! ([`McpServer::serve_stdio`]) or Streamable HTTP (`McpServer::serve_http`, feature `http`).
+//! ([`McpServer::serve_stdio`](crate::McpServer::serve_stdio)) or Streamable HTTP (`McpServer::serve_http`, feature `http`).
+//!
+//! # Where things are
+//!
+//! The root holds what every server uses: the macros, [`McpServer`] and its
+//! [`ServerBuilder`], [`ToolError`](struct@ToolError) and [`ErrorCode`], [`Json`], [`ToolContext`] and
+//! [`Elicitation`], [`ToolDef`] and [`ToolInfo`] for tools built at run time, the
+//! [`SchemaProfile`], the input options ([`InputMode`], [`InputLimits`]) and the transports'
+//! options ([`StdioOptions`], and `HttpOptions` with the feature `http`). The rest is grouped
+//! by concept:
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | [`error`] | the error type, its codes, the violations and the envelope the model and clients read |
+//! | [`tool`] | a tool's definition, output, context, principal and the sets of tools of a state type |
+//! | [`registry`] | the tools a server serves, and the live set that changes while it serves |
+//! | [`middleware`] | code around every call, and the built-ins (tracing, rate and concurrency limits) |
+//! | [`schema`] | the schema profiles and the rules the published schemas follow |
+//! | [`stdio`] | serving over stdio, and logging to stderr without blocking |
+//! | `http` | Streamable HTTP: the service, its guard and token verification (feature `http`) |
+//! | `client` | calling tools from Rust with retries (feature `client`) |
+//! | `testing` | a client connected in memory, for tests of your tools (feature `testing`) |
 
 // The folders are the stages of a call, from the wire inwards; each depends only on those
-// listed after it.
+// listed after it. Five are public, each its concept's facade: only their `mod.rs` says what
+// a user sees. The others are private, and the facade modules at the end of this file show
+// what of them is public.
 mod dispatch; // the registry: lookup, time limits, panics, failure log
-mod error; // ToolError, codes, violations, the envelope: facts, no words
+pub mod error; // ToolError, codes, violations, the envelope: facts, no words
 mod input; // arguments: serde and validator, repair, the schema walk
-mod middleware; // around each call: tracing, rate and concurrency limits, the user's own
+pub mod middleware; // around each call: tracing, rate and concurrency limits, the user's own
 mod render; // every sentence the model reads, and the protocol results
 #[cfg(feature = "client")]
-mod retry;
-mod schema; // canonical schemas, the profiles, one reader
+mod retry; // client side: calling with retries
+pub mod schema; // canonical schemas, the profiles, one reader
 mod server; // McpServer, its builder and the rmcp handler
 mod stderr; // log lines to stderr through a bounded queue: a full pipe never blocks a call
-mod tool; // a tool's definition, call, context and output
-mod transport; // stdio and HTTP, JSON-RPC checks before rmcp // client side: calling with retries
+#[cfg(feature = "testing")]
+pub mod testing; // rmcp's client connected in memory
+pub mod tool; // a tool's definition, call, context and output
+mod transport; // stdio and HTTP, JSON-RPC checks before rmcp
 
-pub use dispatch::{CallOutcome, LiveTools, RegistryError, ToolRegistry, UnknownTool};
-pub use error::{
-    ArgPath, ERROR_META_KEY, ErrorClass, ErrorCode, ErrorEnvelope, Expected, IntoToolError,
-    JsonType, LengthUnit, NumberRange, PathSegment, StringFormat, ToolError, Violation,
-    ViolationEntry, ViolationKind,
-};
+pub use error::{ErrorCode, ToolError};
 pub use input::{InputLimits, InputMode};
+pub use schema::SchemaProfile;
+pub use server::{McpServer, ServeError, ServerBuilder};
+pub use tool::{Elicitation, Json, Principal, ToolContext, ToolDef, ToolInfo};
+#[cfg(feature = "http")]
+pub use transport::HttpOptions;
+pub use transport::StdioOptions;
+
 /// Marks an `impl` block whose `#[mcp_tool]` methods are the tools of that state type.
 /// Import both: `use mcp_tool_runtime::{mcp_tool, mcp_tools};`.
 ///
-/// Several blocks on one type: one block without a name implements [`ToolSet`], which
+/// Several blocks on one type: one block without a name implements [`tool::ToolSet`], which
 /// `.tool_set()` registers; each other block gets a name, `#[mcp_tools(name = admin_tools)]`,
 /// and with it an associated function `admin_tools()` that returns its tools, which
 /// `.tools(Shop::admin_tools())` registers. That function is `pub(crate)`, so a block nobody
@@ -177,35 +204,49 @@ pub use input::{InputLimits, InputMode};
 ///     .tools(Shop::admin_tools())
 ///     .build()?;
 /// assert_eq!(server.registry().list().len(), 2);
-/// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+/// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
 /// ```
 pub use mcp_tool_macros::mcp_tools;
 pub use mcp_tool_macros::{ToolError, mcp_tool};
-pub use middleware::{
-    ConcurrencyLimit, Next, RateLimit, ToolMiddleware, ToolRequest, TraceCalls, TraceParent,
-    middleware_fn,
-};
-pub use render::ToolOutput;
-/// A client connected in memory to a server, for tests of its tools (feature `testing`).
-#[cfg(feature = "testing")]
-pub mod testing;
+
+/// The MCP SDK this framework serves through.
+pub use rmcp;
+/// Re-exported so that tool authors can derive `Validate` without their own dependency.
+pub use validator;
+
+pub mod registry {
+    //! The tools a server serves: the [`ToolRegistry`] built once, and the [`LiveTools`] that
+    //! add, remove, enable and disable tools while the server runs.
+
+    pub use crate::dispatch::{LiveTools, RegistryError, ToolRegistry, UnknownTool};
+}
+
+pub mod stdio {
+    //! Serving over stdio ([`McpServer::serve_stdio`](crate::McpServer::serve_stdio)), and logging to stderr without blocking.
+
+    pub use crate::stderr::StderrLog;
+    pub use crate::transport::{LineTransport, StdinReader, StdioOptions};
+}
+
+#[cfg(feature = "http")]
+pub mod http {
+    //! Serving over Streamable HTTP (feature `http`): [`McpServer::serve_http`](crate::McpServer::serve_http), or the
+    //! [`HttpService`] mounted in an app of your own behind its [`HttpGuardLayer`].
+
+    pub use crate::tool::def::BoxFuture;
+    pub use crate::transport::{
+        HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, StaticToken,
+        TokenRejection, TokenVerifier,
+    };
+}
 
 #[cfg(feature = "client")]
-pub use retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
-pub use schema::{SchemaProfile, UnknownProfile};
-pub use server::{McpServer, ServeError, ServerBuilder};
-pub use stderr::StderrLog;
-pub use tool::{
-    BoxFuture, ClientCapability, ContextError, Elicitation, Handler, Hints, IntoToolOutput, Json,
-    Principal, Question, SchemaError, Shared, ToolCall, ToolContext, ToolDef, ToolInfo,
-    ToolInfoBuilder, ToolSet,
-};
-#[cfg(feature = "http")]
-pub use transport::{
-    HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, StaticToken, TokenRejection,
-    TokenVerifier,
-};
-pub use transport::{LineTransport, StdinReader, StdioOptions};
+pub mod client {
+    //! Calling tools from Rust through rmcp's client, retrying what may succeed later
+    //! (feature `client`).
+
+    pub use crate::retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
+}
 
 /// What `#[mcp_tools]` leaves on the methods it has expanded. A module of the macro's name,
 /// so that `use mcp_tool_runtime::mcp_tool;` imports it too and counts as used by them.
@@ -214,130 +255,5 @@ pub mod mcp_tool {
     pub use mcp_tool_macros::__handled;
 }
 
-/// The MCP SDK this framework serves through.
-pub use rmcp;
-/// Re-exported so that tool authors can derive `Validate` without their own dependency.
-pub use validator;
-
-/// Items the generated code refers to. Not a public API.
 #[doc(hidden)]
-pub mod __private {
-    pub use schemars;
-    pub use serde;
-    pub use serde_json;
-    pub use validator;
-
-    pub use crate::input::check_argument;
-    pub use inventory;
-
-    pub use crate::error::ErrorMapping;
-    pub use crate::tool::{BoxFuture, run_blocking};
-
-    /// Masks the error of an `anyhow::Result` or a `Result<T, Box<dyn Error + Send + Sync>>`,
-    /// which are not `std::error::Error` and so have no `From` into `ToolError`.
-    pub fn mask_error<T, E>(result: Result<T, E>) -> Result<T, crate::ToolError>
-    where
-        E: Into<Box<dyn std::error::Error + Send + Sync>>,
-    {
-        result.map_err(|error| crate::ToolError::internal(error.into()))
-    }
-
-    /// Fails to compile, at the argument's type, when a type cannot be a tool argument.
-    pub const fn assert_argument<T: ToolArgument>() {}
-
-    /// Types that can be tool arguments.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be an MCP tool argument",
-        label = "this argument type must implement `Deserialize` and `JsonSchema`",
-        note = "derive them: #[derive(serde::Deserialize, schemars::JsonSchema)]"
-    )]
-    pub trait ToolArgument {}
-
-    impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> ToolArgument for T {}
-
-    /// Fails to compile, at the argument's type, when a type cannot be a whole tool input.
-    pub const fn assert_input<T: ToolInput>() {}
-
-    /// Types that can stand for a tool's whole input (`#[arg(input)]`).
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be the whole input of an MCP tool",
-        label = "an `#[arg(input)]` type must implement `Deserialize`, `JsonSchema` and `Validate`",
-        note = "derive them: #[derive(serde::Deserialize, schemars::JsonSchema, validator::Validate)]"
-    )]
-    pub trait ToolInput {}
-
-    impl<T> ToolInput for T where
-        T: serde::de::DeserializeOwned + schemars::JsonSchema + validator::Validate
-    {
-    }
-
-    /// Fails to compile, at the default's expression, when an argument's default cannot be
-    /// published in the input schema.
-    pub const fn assert_published_default<T: PublishedDefault>() {}
-
-    /// Types whose `#[arg(default = ...)]` value the input schema can show.
-    #[diagnostic::on_unimplemented(
-        message = "the default of an argument of type `{Self}` cannot be published in the input schema",
-        label = "`{Self}` does not implement `Serialize`, so schemars would leave this default out",
-        note = "derive it: #[derive(serde::Serialize)], or drop the default"
-    )]
-    pub trait PublishedDefault {}
-
-    impl<T: serde::Serialize> PublishedDefault for T {}
-
-    /// Fails to compile, at the argument's type, when `#[validate(nested)]` cannot check it.
-    pub const fn assert_nested<T: NestedArgument + ?Sized>() {}
-
-    /// Types `#[validate(nested)]` can check: `validator` calls `(&value).validate()`.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be checked with `#[validate(nested)]`",
-        label = "`#[validate(nested)]` runs this type's own rules, so it must implement `Validate`",
-        note = "derive it: #[derive(validator::Validate)], with #[validate(...)] on its fields; or drop `nested`"
-    )]
-    pub trait NestedArgument {}
-
-    impl<T: ?Sized> NestedArgument for T where for<'a> &'a T: validator::Validate {}
-
-    /// Fails to compile, at the argument's type, when `validator` cannot report the value
-    /// of an argument its rules check.
-    pub const fn assert_checked_value<T: CheckedValue + ?Sized>() {}
-
-    /// Types whose values `#[validate(...)]` rules can check: `validator` puts the value
-    /// it checked in its errors.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be checked with `#[validate(...)]`",
-        label = "`validator` puts the value it checks in its errors, so this type must implement `Serialize`",
-        note = "derive it: #[derive(serde::Serialize)], on the element type of a collection too"
-    )]
-    pub trait CheckedValue {}
-
-    impl<T: serde::Serialize + ?Sized> CheckedValue for T {}
-
-    /// Fails to compile, at the return type, when a type cannot be returned from a tool.
-    pub const fn assert_output<T: crate::IntoToolOutput>() {}
-
-    /// The tool error of a value `#[derive(ToolError)]` shows: its `Display` text with `code`.
-    pub fn shown_error(
-        error: &dyn std::error::Error,
-        code: crate::ErrorCode,
-        hint: Option<&'static str>,
-        retry_after_secs: Option<u64>,
-    ) -> crate::ToolError {
-        let mut shown = crate::ToolError::new(code, error.to_string());
-        if let Some(hint) = hint {
-            shown = shown.with_hint(hint);
-        }
-        if let Some(seconds) = retry_after_secs {
-            shown = shown.with_retry_after(std::time::Duration::from_secs(seconds));
-        }
-        shown
-    }
-
-    /// Boxes a handler's future.
-    pub fn boxed<'a, F>(future: F) -> BoxFuture<'a, F::Output>
-    where
-        F: std::future::Future + Send + 'a,
-    {
-        Box::pin(future)
-    }
-}
+pub mod __private;

@@ -10,7 +10,7 @@
 //! ```no_run
 //! # async fn demo(peer: &mcp_tool_runtime::rmcp::Peer<mcp_tool_runtime::rmcp::RoleClient>)
 //! # -> Result<(), Box<dyn std::error::Error>> {
-//! use mcp_tool_runtime::{RetryPolicy, call_with_retry};
+//! use mcp_tool_runtime::client::{RetryPolicy, call_with_retry};
 //! let arguments = serde_json::json!({"sku": "ABC-0001", "quantity": 1});
 //! let result = call_with_retry(peer, "reserve_stock", Some(arguments), &RetryPolicy::default()).await?;
 //! println!("{:?}", result.structured_content);
@@ -27,7 +27,7 @@ use rmcp::service::{Peer, ServiceError};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::ERROR_META_KEY;
+use crate::error::META_KEY;
 
 /// How often and how long to retry.
 #[derive(Clone, Debug)]
@@ -109,7 +109,7 @@ impl RemoteError {
         let from_meta = result
             .meta
             .as_ref()
-            .and_then(|meta| meta.0.get(ERROR_META_KEY))
+            .and_then(|meta| meta.0.get(META_KEY))
             .cloned();
         from_meta
             .or_else(|| result.structured_content.clone())

@@ -90,14 +90,14 @@ impl fmt::Debug for TestClient {
 /// The answer to one call: the result as the client received it, and its error envelope
 /// when it is an error result.
 #[derive(Debug, Clone)]
-pub struct CallOutcome {
+pub struct Reply {
     /// The result.
     pub result: CallToolResult,
     /// The error envelope of an `isError` result.
     pub envelope: Option<RemoteError>,
 }
 
-impl CallOutcome {
+impl Reply {
     /// Whether the tool failed (`isError: true`).
     pub fn is_error(&self) -> bool {
         self.result.is_error == Some(true)
@@ -127,9 +127,9 @@ pub enum TestError {
     /// A JSON-RPC error, such as an unknown tool.
     Protocol(ServiceError),
     /// The tool answered with an error result.
-    Tool(Box<CallOutcome>),
+    Tool(Box<Reply>),
     /// The result has no structured content, or it is not a `T`.
-    NotStructured(Box<CallOutcome>, Option<serde_json::Error>),
+    NotStructured(Box<Reply>, Option<serde_json::Error>),
 }
 
 impl fmt::Display for TestError {
@@ -284,7 +284,7 @@ impl TestClient {
 
     /// Calls `name` with `arguments` (a JSON object). A tool error is an `Ok` outcome with
     /// its envelope; an unknown tool is an `Err` (-32602).
-    pub async fn call(&self, name: &str, arguments: Value) -> Result<CallOutcome, ServiceError> {
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<Reply, ServiceError> {
         self.send(request(name, arguments)).await
     }
 
@@ -345,10 +345,10 @@ impl TestClient {
         self.client.peer()
     }
 
-    async fn send(&self, request: CallToolRequestParams) -> Result<CallOutcome, ServiceError> {
+    async fn send(&self, request: CallToolRequestParams) -> Result<Reply, ServiceError> {
         let result = self.client.call_tool(request).await?;
         let envelope = RemoteError::of(&result);
-        Ok(CallOutcome { result, envelope })
+        Ok(Reply { result, envelope })
     }
 }
 

@@ -1,6 +1,6 @@
 //! Caching: tool definitions and the tool list are built once.
 
-use mcp_tool_runtime::ToolSet;
+use mcp_tool_runtime::tool::ToolSet;
 
 use crate::fixtures::{Counter, counter_server, quote_tool, server};
 

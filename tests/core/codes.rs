@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use mcp_tool_runtime::{ErrorClass, ErrorCode, McpServer, ToolError, mcp_tool};
+use mcp_tool_runtime::{ErrorCode, McpServer, ToolError, error::ErrorClass, mcp_tool};
 use mcp_tool_test_support::results::{call, envelope, text};
 use serde_json::json;
 

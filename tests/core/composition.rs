@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use mcp_tool_runtime::{McpServer, RegistryError, mcp_tool, mcp_tools};
+use mcp_tool_runtime::{McpServer, mcp_tool, mcp_tools, registry::RegistryError};
 use mcp_tool_test_support::results::{call, ok_text};
 use serde_json::json;
 

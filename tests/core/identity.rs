@@ -1,7 +1,7 @@
 //! The server's identity, as `initialize` reports it.
 
 use mcp_tool_runtime::rmcp::ServerHandler;
-use mcp_tool_runtime::{McpServer, ToolDef, ToolInfo, ToolOutput};
+use mcp_tool_runtime::{McpServer, ToolDef, ToolInfo};
 
 use crate::fixtures::hello_tool;
 
@@ -32,13 +32,10 @@ fn an_implementation_given_wins() {
 
 #[test]
 fn tools_built_by_hand_leave_the_runtime_s_name() {
-    static INFO: std::sync::LazyLock<ToolInfo> = std::sync::LazyLock::new(|| {
+    let info =
         ToolInfo::builder::<serde_json::Map<String, serde_json::Value>, String>("raw", "Raw.")
-            .build()
-    });
-    let tool: ToolDef<()> = ToolDef::new(&INFO, |_, _| {
-        Box::pin(async { Ok(ToolOutput::Text("ok".into())) })
-    });
+            .build();
+    let tool: ToolDef<()> = ToolDef::from_info(info, |_, _| async { "ok".to_string() });
     let server = McpServer::builder(()).tool(tool).build().expect("server");
     assert_eq!(server.get_info().server_info.name, "mcp-tool-server");
 }

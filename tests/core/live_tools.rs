@@ -18,8 +18,9 @@ use mcp_tool_runtime::rmcp::transport::async_rw::AsyncRwTransport;
 use mcp_tool_runtime::rmcp::{ErrorData, ServerHandler};
 use mcp_tool_runtime::testing::TestClient;
 use mcp_tool_runtime::{
-    LineTransport, LiveTools, McpServer, Principal, RegistryError, StdioOptions, ToolContext,
-    ToolDef, ToolError, ToolInfo, mcp_tool,
+    McpServer, Principal, StdioOptions, ToolContext, ToolDef, ToolError, ToolInfo, mcp_tool,
+    registry::{LiveTools, RegistryError},
+    stdio::LineTransport,
 };
 use mcp_tool_test_support::results::{call, envelope, ok_text, text};
 use serde_json::{Value, json};

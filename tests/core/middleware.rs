@@ -12,8 +12,11 @@ use mcp_tool_runtime::rmcp::model::{
 };
 use mcp_tool_runtime::rmcp::service::{RequestContext, RoleServer, RunningService, serve_directly};
 use mcp_tool_runtime::{
-    BoxFuture, CallOutcome, ConcurrencyLimit, McpServer, Next, Principal, RateLimit, ToolContext,
-    ToolError, ToolMiddleware, ToolRequest, TraceCalls, mcp_tool, mcp_tools, middleware_fn,
+    McpServer, Principal, ToolContext, ToolError, mcp_tool, mcp_tools,
+    middleware::{
+        BoxFuture, CallOutcome, ConcurrencyLimit, Next, RateLimit, ToolMiddleware, ToolRequest,
+        TraceCalls, middleware_fn,
+    },
 };
 use serde_json::{Value, json};
 use tokio::sync::Notify;

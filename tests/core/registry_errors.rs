@@ -1,6 +1,6 @@
 //! Registry errors: duplicate tool names fail `build()`.
 
-use mcp_tool_runtime::{McpServer, RegistryError, mcp_tool};
+use mcp_tool_runtime::{McpServer, mcp_tool, registry::RegistryError};
 
 use crate::fixtures::Counter;
 

@@ -11,7 +11,7 @@ use mcp_tool_runtime::rmcp::model::{
 };
 use mcp_tool_runtime::rmcp::service::{RequestContext, RoleServer, RunningService, serve_directly};
 use mcp_tool_runtime::{
-    Elicitation, McpServer, RegistryError, ToolContext, ToolError, ToolInfo, mcp_tool,
+    Elicitation, McpServer, ToolContext, ToolError, ToolInfo, mcp_tool, registry::RegistryError,
 };
 use serde_json::json;
 

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_tool_runtime::{IntoToolOutput, Json, McpServer, mcp_tool};
+use mcp_tool_runtime::{Json, McpServer, mcp_tool, tool::IntoToolOutput};
 use mcp_tool_test_support::results::{assert_portable, call, envelope, ok_text, text};
 use schemars::JsonSchema;
 use serde::Serialize;

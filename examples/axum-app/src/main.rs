@@ -10,8 +10,10 @@ use std::sync::Mutex;
 use axum::Router;
 use axum::routing::get;
 use mcp_tool_runtime::{
-    BoxFuture, HttpOptions, McpServer, Principal, TokenRejection, TokenVerifier, ToolContext,
-    ToolError, mcp_tool, mcp_tools,
+    HttpOptions, McpServer, Principal, ToolContext, ToolError,
+    http::{TokenRejection, TokenVerifier},
+    mcp_tool, mcp_tools,
+    middleware::BoxFuture,
 };
 use rusqlite::Connection;
 

@@ -18,8 +18,11 @@ use std::time::Duration;
 
 use mcp_tool_examples::logging;
 use mcp_tool_runtime::{
-    BoxFuture, CallOutcome, ConcurrencyLimit, HttpOptions, McpServer, Next, RateLimit, ToolContext,
-    ToolError, ToolMiddleware, ToolRequest, TraceCalls, mcp_tool,
+    HttpOptions, McpServer, ToolContext, ToolError, mcp_tool,
+    middleware::{
+        BoxFuture, CallOutcome, ConcurrencyLimit, Next, RateLimit, ToolMiddleware, ToolRequest,
+        TraceCalls,
+    },
 };
 
 /// The tenant a call names in its `X-Tenant` header; `None` on stdio or without the header.

@@ -19,7 +19,8 @@ use std::sync::OnceLock;
 
 use mcp_tool_examples::logging;
 use mcp_tool_runtime::{
-    HttpOptions, LiveTools, McpServer, ToolContext, ToolDef, ToolError, mcp_tool, mcp_tools,
+    HttpOptions, McpServer, ToolContext, ToolDef, ToolError, mcp_tool, mcp_tools,
+    registry::LiveTools,
 };
 use serde_json::{Value, json};
 

@@ -89,11 +89,11 @@ async fn show_call(
             if let Some(envelope) = result
                 .meta
                 .as_ref()
-                .and_then(|meta| meta.0.get(mcp_tool_runtime::ERROR_META_KEY))
+                .and_then(|meta| meta.0.get(mcp_tool_runtime::error::META_KEY))
             {
                 println!(
                     "   _meta[\"{}\"]:\n{}",
-                    mcp_tool_runtime::ERROR_META_KEY,
+                    mcp_tool_runtime::error::META_KEY,
                     indent(&serde_json::to_string_pretty(envelope)?)
                 );
             }
@@ -212,7 +212,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         let id = result
             .meta
             .as_ref()
-            .and_then(|meta| meta.0.get(mcp_tool_runtime::ERROR_META_KEY))
+            .and_then(|meta| meta.0.get(mcp_tool_runtime::error::META_KEY))
             .and_then(|envelope| envelope.get("correlationId"))
             .and_then(Value::as_str)
             .unwrap_or_default()

@@ -73,7 +73,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         ty, builder_extra, ..
     } = input;
     quote! {
-        fn __mcp_info<__McpOutput: #rt::IntoToolOutput, #(#generic_params),*>() -> #rt::ToolInfo {
+        fn __mcp_info<__McpOutput: #rt::tool::IntoToolOutput, #(#generic_params),*>() -> #rt::ToolInfo {
             #rt::ToolInfo::builder::<#ty, __McpOutput>(#name, #description)
                 #title
                 #meta
@@ -124,7 +124,7 @@ fn hints(attr: &ToolAttr) -> TokenStream {
     let idempotent = optional_flag(attr.idempotent);
     let open_world = optional_flag(attr.open_world);
     quote! {
-        #rt::Hints {
+        #rt::tool::Hints {
             read_only: #read_only,
             destructive: #destructive,
             idempotent: #idempotent,
@@ -151,7 +151,7 @@ fn parse_function(input: &Input) -> TokenStream {
     let ty = &input.ty;
     quote! {
         fn __mcp_parse<#(#generic_params),*>(
-            call: &#rt::ToolCall<'_>,
+            call: &#rt::__private::ToolCall<'_>,
         ) -> ::core::result::Result<#ty, #rt::ToolError> {
             call.parse::<#ty>()
         }
@@ -180,7 +180,7 @@ fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
     quote! {
         static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
         let info = INFO.get_or_init(|| __mcp_info::<#output, #(#user_types),*>());
-        #rt::ToolDef::<#state>::new(info, |#state_param, __mcp_call| {
+        #rt::__private::tool_def::<#state>(info, |#state_param, __mcp_call| {
             #rt::__private::boxed(async move {
                 let #bindings = match __mcp_call.parse_off_executor(__mcp_parse::<#(#user_types),*>).await {
                     ::core::result::Result::Ok(arguments) => arguments,
@@ -189,7 +189,7 @@ fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
                 #context
                 let output = #call;
                 #mask
-                <#output as #rt::IntoToolOutput>::into_tool_output(output)
+                <#output as #rt::tool::IntoToolOutput>::into_tool_output(output)
             })
         })
     }

@@ -54,7 +54,7 @@ fn tool_set_impl(set: &ToolSet) -> TokenStream {
     let self_ty = &set.block.self_ty;
     let calls = set.tools.iter().map(definition_ident);
     quote! {
-        impl #impl_generics ::mcp_tool_runtime::ToolSet for #self_ty #where_clause {
+        impl #impl_generics ::mcp_tool_runtime::tool::ToolSet for #self_ty #where_clause {
             fn tools() -> ::std::vec::Vec<::mcp_tool_runtime::ToolDef<Self>> {
                 ::std::vec![#(Self::#calls()),*]
             }

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::io::Write;
 
-use crate::StderrLog;
 use crate::error::{ErrorCode, ToolError};
+use crate::stderr::StderrLog;
 
 /// A fresh id that ties what the model saw to the server's log: 32 hex digits.
 pub(super) fn correlation_id() -> String {

@@ -8,13 +8,13 @@ use crate::error::{ErrorCode, ToolError};
 /// What one tool call came to: the `CallToolResult` the client receives and, when the call
 /// failed, the [`ToolError`] it was rendered from and the correlation id it was logged under.
 ///
-/// Middleware ([`crate::ToolMiddleware`]) reads it after `next.run(..)`: every failure is here,
+/// Middleware ([`crate::middleware::ToolMiddleware`]) reads it after `next.run(..)`: every failure is here,
 /// whether the arguments were invalid, the tool returned an error, panicked or ran out of
 /// time, or an inner middleware refused the call.
 ///
 /// ```
 /// use mcp_tool_runtime::{ErrorCode, McpServer, ToolError, mcp_tool};
-/// # use mcp_tool_runtime::{BoxFuture, CallOutcome, Next, ToolMiddleware, ToolRequest};
+/// # use mcp_tool_runtime::middleware::{BoxFuture, CallOutcome, Next, ToolMiddleware, ToolRequest};
 ///
 /// /// Refuse every call.
 /// struct Closed;

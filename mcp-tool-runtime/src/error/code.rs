@@ -34,7 +34,7 @@ impl ErrorClass {
 /// their own with [`ErrorCode::custom`], preferably as constants:
 ///
 /// ```
-/// use mcp_tool_runtime::{ErrorClass, ErrorCode};
+/// use mcp_tool_runtime::{ErrorCode, error::ErrorClass};
 /// const OUT_OF_STOCK: ErrorCode = ErrorCode::custom("out_of_stock", ErrorClass::Input, false);
 /// assert_eq!(OUT_OF_STOCK.as_str(), "out_of_stock");
 /// ```
@@ -92,7 +92,7 @@ impl ErrorCode {
     /// that a name that is not snake_case is a compile error:
     ///
     /// ```compile_fail
-    /// use mcp_tool_runtime::{ErrorClass, ErrorCode};
+    /// use mcp_tool_runtime::{ErrorCode, error::ErrorClass};
     /// const OUT_OF_STOCK: ErrorCode = ErrorCode::custom("Out Of Stock!", ErrorClass::Input, false);
     /// ```
     ///

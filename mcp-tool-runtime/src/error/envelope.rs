@@ -6,9 +6,9 @@ use serde_json::Value;
 use super::code::ErrorClass;
 
 /// The `_meta` key that holds the [`ErrorEnvelope`] of every error result.
-pub const ERROR_META_KEY: &str = "rs.mcp-tool/error";
+pub const META_KEY: &str = "rs.mcp-tool/error";
 
-/// The structured form of an error result, found under [`ERROR_META_KEY`] in the result's
+/// The structured form of an error result, found under [`META_KEY`] in the result's
 /// `_meta`, and as `structuredContent` when the tool declares no output schema.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -46,7 +46,7 @@ pub struct ViolationEntry {
     /// Where the problem is, as code writes it: `items[2].quantity`.
     pub path: String,
     /// The kind of problem, such as `type_mismatch` (see
-    /// [`ViolationKind::problem`](crate::ViolationKind::problem)).
+    /// [`ViolationKind::problem`](crate::error::ViolationKind::problem)).
     pub problem: &'static str,
     /// What was expected, as a phrase.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -90,7 +90,8 @@ impl std::fmt::Display for MappingLost {
 impl std::error::Error for MappingLost {}
 
 /// Registers a hand-written [`IntoToolError`] implementation so that `?` uses it.
-/// `#[derive(ToolError)]` does this itself.
+/// `#[derive(ToolError)]` does this itself. Shown as `error::register_error_mapping!`.
+#[doc(hidden)]
 #[macro_export]
 macro_rules! register_error_mapping {
     ($type:ty) => {

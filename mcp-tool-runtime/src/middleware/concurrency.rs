@@ -22,7 +22,7 @@ use crate::tool::BoxFuture;
 /// others through.
 ///
 /// ```
-/// use mcp_tool_runtime::{ConcurrencyLimit, McpServer, mcp_tool};
+/// use mcp_tool_runtime::{McpServer, mcp_tool, middleware::ConcurrencyLimit};
 ///
 /// /// Export the catalogue (slow).
 /// #[mcp_tool]
@@ -32,7 +32,7 @@ use crate::tool::BoxFuture;
 ///     .tool(export_tool())
 ///     .middleware(ConcurrencyLimit::new(2).per_tool().only(["export"]))
 ///     .build()?;
-/// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+/// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
 /// ```
 pub struct ConcurrencyLimit {
     limit: usize,

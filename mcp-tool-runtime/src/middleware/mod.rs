@@ -10,15 +10,18 @@ pub use concurrency::ConcurrencyLimit;
 pub use rate::RateLimit;
 pub use trace::{TraceCalls, TraceParent};
 
+pub use crate::dispatch::CallOutcome;
+pub use crate::tool::def::BoxFuture;
+
 use std::future::Future;
 use std::pin::{Pin, pin};
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::dispatch::{CallOutcome, CatchUnwind, Panicked, error_result};
+use crate::dispatch::{CatchUnwind, Panicked, error_result};
 use crate::error::ToolError;
-use crate::tool::{BoxFuture, CallScope, Principal, ToolContext, ToolInfo};
+use crate::tool::{CallScope, Principal, ToolContext, ToolInfo};
 
 /// Code that runs around every tool call, registered with `ServerBuilder::middleware`.
 ///
@@ -39,9 +42,8 @@ use crate::tool::{BoxFuture, CallScope, Principal, ToolContext, ToolInfo};
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
-/// use mcp_tool_runtime::{
-///     BoxFuture, CallOutcome, McpServer, Next, ToolError, ToolMiddleware, ToolRequest, mcp_tool,
-/// };
+/// use mcp_tool_runtime::middleware::{BoxFuture, CallOutcome, Next, ToolMiddleware, ToolRequest};
+/// use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
 ///
 /// /// Counts failed calls, and refuses calls to `drop_table`.
 /// #[derive(Default)]
@@ -100,7 +102,8 @@ impl<M: ToolMiddleware + ?Sized> ToolMiddleware for Arc<M> {
 /// A middleware from a closure, for one that needs no type of its own.
 ///
 /// ```
-/// use mcp_tool_runtime::{McpServer, ToolError, mcp_tool, middleware_fn};
+/// use mcp_tool_runtime::middleware::middleware_fn;
+/// use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
 ///
 /// /// Say hello.
 /// #[mcp_tool]

@@ -29,7 +29,7 @@ const PRUNE_ABOVE: usize = 4096;
 /// ```
 /// use std::time::Duration;
 ///
-/// use mcp_tool_runtime::{McpServer, RateLimit, mcp_tool};
+/// use mcp_tool_runtime::{McpServer, mcp_tool, middleware::RateLimit};
 ///
 /// /// Reserve stock.
 /// #[mcp_tool]

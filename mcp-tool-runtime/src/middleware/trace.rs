@@ -16,7 +16,7 @@ use crate::tool::BoxFuture;
 /// made it.
 ///
 /// ```
-/// use mcp_tool_runtime::TraceParent;
+/// use mcp_tool_runtime::middleware::TraceParent;
 ///
 /// let parent = TraceParent::parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
 ///     .expect("well formed");
@@ -142,7 +142,7 @@ type ParentHook = Box<dyn Fn(&Span, &TraceParent) + Send + Sync>;
 /// what later middleware refuses.
 ///
 /// ```
-/// use mcp_tool_runtime::{McpServer, TraceCalls, mcp_tool};
+/// use mcp_tool_runtime::{McpServer, mcp_tool, middleware::TraceCalls};
 ///
 /// /// Say hello.
 /// #[mcp_tool]
@@ -152,7 +152,7 @@ type ParentHook = Box<dyn Fn(&Span, &TraceParent) + Send + Sync>;
 ///     .tool(hello_tool())
 ///     .middleware(TraceCalls::new().level(tracing::Level::DEBUG))
 ///     .build()?;
-/// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+/// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
 /// ```
 ///
 /// # OpenTelemetry

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::error::error_text;
 use super::tool::completed;
-use crate::error::{ERROR_META_KEY, ToolError};
+use crate::error::{META_KEY, ToolError};
 
 /// The property that carries a structured result whose own schema is not an object.
 pub(crate) const WRAPPED_RESULT_KEY: &str = "result";
@@ -71,7 +71,7 @@ pub(crate) fn error_result(
         result.structured_content = Some(envelope.clone());
     }
     result.meta = Some(MetaObject(Map::from_iter([(
-        ERROR_META_KEY.to_string(),
+        META_KEY.to_string(),
         envelope,
     )])));
     result

@@ -41,7 +41,7 @@ use super::{gemini::gemini, portable::portable, strict::strict};
 /// - recursive types keep `$defs`/`$ref`, as strict mode supports them;
 /// - tool names must match `^[a-zA-Z0-9_-]{1,64}$`: a server with a tool published under
 ///   this profile whose name does not fit refuses to build
-///   ([`RegistryError::NameNotAccepted`](crate::RegistryError::NameNotAccepted)),
+///   ([`RegistryError::NameNotAccepted`](crate::registry::RegistryError::NameNotAccepted)),
 ///   because OpenAI rejects the whole request, not one tool.
 ///
 /// # The gemini profile (OpenAPI 3.0 subset of function declarations)

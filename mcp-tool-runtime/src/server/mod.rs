@@ -55,7 +55,7 @@ pub struct ServerBuilder<S> {
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// Adds a middleware around every tool call ([`ToolMiddleware`]; built-ins:
-    /// [`crate::TraceCalls`], [`crate::RateLimit`], [`crate::ConcurrencyLimit`]). Several run
+    /// [`crate::middleware::TraceCalls`], [`crate::middleware::RateLimit`], [`crate::middleware::ConcurrencyLimit`]). Several run
     /// in the order they were added, the first outermost, and all outside argument checks,
     /// panic catching and time limits. In-process calls ([`McpServer::call`]) go through
     /// them too.
@@ -152,7 +152,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     ///     .tool_set_of(|app: &App| &app.orders)
     ///     .build()?;
     /// assert_eq!(server.registry().list().len(), 2);
-    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
     /// ```
     pub fn tool_set_of<T: ToolSet>(self, part: fn(&S) -> &T) -> Self {
         self.tools(T::tools().into_iter().map(|tool| tool.for_part_of(part)))
@@ -237,7 +237,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// let server = McpServer::builder(()).tool(add_tool()).with_handler(Docs).build()?;
     /// let capabilities = server.get_info().capabilities;
     /// assert!(capabilities.tools.is_some() && capabilities.resources.is_some());
-    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
     /// ```
     pub fn with_handler<H: rmcp::ServerHandler>(mut self, handler: H) -> Self {
         self.handler = Some(Arc::new(handler));
@@ -264,7 +264,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// `server/discover` results, and whether a cache may share them among callers
     /// (`ttlMs`, `cacheScope`). The default, zero and private, asks clients to fetch again
     /// each time, which is right for any server; raise it when the tool set is stable. A tool
-    /// can lower the list's time ([`ToolInfoBuilder::cache_ttl`](crate::ToolInfoBuilder),
+    /// can lower the list's time ([`ToolInfoBuilder::cache_ttl`](crate::tool::ToolInfoBuilder),
     /// `#[mcp_tool(cache_ttl = "1m")]`), and a server with a
     /// [`visibility`](Self::visibility) rule always lists privately, since each caller may
     /// see other tools. Clients of older revisions get no hints.
@@ -279,7 +279,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     ///     .tool(add_tool())
     ///     .cache_hints(Duration::from_secs(300), CacheScope::Public)
     ///     .build()?;
-    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
     /// ```
     pub fn cache_hints(mut self, ttl: Duration, scope: CacheScope) -> Self {
         self.cache_hints = CacheHints { ttl, scope };

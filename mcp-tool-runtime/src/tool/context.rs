@@ -273,7 +273,7 @@ impl ToolContext {
     ///     })
     /// }
     /// let server = mcp_tool_runtime::McpServer::builder(()).tool(greet_tool()).build()?;
-    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
     /// ```
     pub fn input(&self, key: impl Into<Cow<'static, str>>) -> Question<'_> {
         self.input_question(Some(key.into()))

@@ -56,8 +56,8 @@ pub struct ToolDef<S> {
 }
 
 impl<S: 'static> ToolDef<S> {
-    /// Pairs a definition with its handler. The macros call this; users rarely do.
-    pub fn new(info: &'static ToolInfo, handler: Handler<S>) -> Self {
+    /// Pairs a definition kept in a static with its handler, as `#[mcp_tool]` does.
+    pub(crate) fn from_static(info: &'static ToolInfo, handler: Handler<S>) -> Self {
         Self {
             info: InfoRef::Static(info),
             handler: Arc::new(move |state: &Shared<S>, call| handler(state.clone(), call)),
@@ -144,7 +144,7 @@ impl<S: 'static> ToolDef<S> {
     /// `Arc<S>`, share one server.
     ///
     /// ```
-    /// use mcp_tool_runtime::{McpServer, ToolSet, mcp_tool, mcp_tools};
+    /// use mcp_tool_runtime::{McpServer, mcp_tool, mcp_tools, tool::ToolSet};
     ///
     /// #[derive(Default)]
     /// struct Users;
@@ -161,7 +161,7 @@ impl<S: 'static> ToolDef<S> {
     /// let tools = Users::tools().into_iter().map(|tool| tool.for_part_of(|app: &App| &app.users));
     /// let server = McpServer::builder(App::default()).tools(tools).build()?;
     /// assert_eq!(server.registry().list()[0].name, "count_users");
-    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
     /// ```
     pub fn for_part_of<T: 'static>(self, part: fn(&T) -> &S) -> ToolDef<T> {
         let handler = self.handler;

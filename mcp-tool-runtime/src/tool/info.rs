@@ -174,7 +174,7 @@ impl ToolInfo {
     }
 
     /// The tool's tags (`#[mcp_tool(tags = ["admin"])]`), by which
-    /// [`LiveTools`](crate::LiveTools) enables and disables tools together.
+    /// [`LiveTools`](crate::registry::LiveTools) enables and disables tools together.
     pub fn tags(&self) -> impl ExactSizeIterator<Item = &str> {
         self.tags.iter().map(|tag| &**tag)
     }
@@ -349,7 +349,7 @@ impl ToolInfoBuilder {
         self
     }
 
-    /// Labels by which [`LiveTools`](crate::LiveTools) enables and disables tools together
+    /// Labels by which [`LiveTools`](crate::registry::LiveTools) enables and disables tools together
     /// (`#[mcp_tool(tags = ["admin"])]` writes them).
     pub fn tags<T: Into<Cow<'static, str>>>(mut self, tags: impl IntoIterator<Item = T>) -> Self {
         self.info.tags.extend(tags.into_iter().map(Into::into));

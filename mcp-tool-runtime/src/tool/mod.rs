@@ -1,12 +1,21 @@
-//! What a tool is: its definition (built once), its handler, one call of it, its context,
-//! and what it may return.
+//! A tool: its definition ([`ToolDef`], [`ToolInfo`]), what it returns ([`Json`],
+//! [`IntoToolOutput`]), what it can ask of the client during a call ([`ToolContext`],
+//! [`Elicitation`]) and who is calling ([`Principal`]); and the tools of a state type
+//! ([`ToolSet`], registered with `ServerBuilder::tool_set`).
+//!
+//! `#[mcp_tool]` builds a [`ToolDef`] for a function; [`ToolDef::from_schema`] builds one at
+//! run time from a JSON Schema, with the same checks and errors.
+
+// Inside: the definition, built once (`info`, `def`); one call of it (`call`, `blocking` for
+// sync tools); its context (`context`, `asking`, `elicit`, `finite`); what it may return
+// (`output`).
 
 mod asking;
-mod blocking;
-mod call;
+pub(crate) mod blocking;
+pub(crate) mod call;
 mod context;
 mod context_error;
-mod def;
+pub(crate) mod def;
 mod elicit;
 mod finite;
 mod info;
@@ -14,17 +23,18 @@ mod output;
 mod principal;
 mod state;
 
+pub use crate::render::ToolOutput;
 pub use asking::Question;
 pub(crate) use asking::Rounds;
-pub use blocking::run_blocking;
 #[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
 pub(crate) use call::Arguments;
-pub use call::ToolCall;
+pub(crate) use call::ToolCall;
 pub use context::ToolContext;
 pub(crate) use context::{CallScope, Connected, Session};
 pub use context_error::{ClientCapability, ContextError};
-pub use def::{BoxFuture, Handler, ToolDef, ToolSet};
+pub(crate) use def::BoxFuture;
+pub use def::{ToolDef, ToolSet};
 pub use elicit::Elicitation;
 pub use info::{Hints, SchemaError, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};

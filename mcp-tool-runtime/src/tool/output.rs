@@ -24,7 +24,7 @@ use crate::schema;
 /// error, its place in the result logged under the correlation id.
 ///
 /// ```
-/// use mcp_tool_runtime::{Json, IntoToolOutput};
+/// use mcp_tool_runtime::{Json, tool::IntoToolOutput};
 /// #[derive(serde::Serialize, schemars::JsonSchema)]
 /// struct Total { cents: u64 }
 /// let (schema, wrapped) = <Json<Total> as IntoToolOutput>::output_schema().unwrap();

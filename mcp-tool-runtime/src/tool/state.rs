@@ -9,7 +9,7 @@ use std::sync::Arc;
 /// tool's call can move it onto another thread. The server holds one; each call gets a clone.
 ///
 /// ```
-/// use mcp_tool_runtime::Shared;
+/// use mcp_tool_runtime::tool::Shared;
 ///
 /// let counter = Shared::new(41);
 /// let on_another_thread = counter.clone();

@@ -15,7 +15,10 @@
 
 use std::collections::BTreeMap;
 
-use mcp_tool_runtime::{ArgPath, ERROR_META_KEY, InputMode, McpServer, SchemaProfile};
+use mcp_tool_runtime::{
+    InputMode, McpServer, SchemaProfile,
+    error::{ArgPath, META_KEY},
+};
 use mcp_tool_test_support::clients;
 use serde_json::{Value, json};
 
@@ -101,7 +104,7 @@ async fn published_schema_and_runtime_agree() {
             let envelope = result
                 .meta
                 .as_ref()
-                .and_then(|m| m.0.get(ERROR_META_KEY).cloned());
+                .and_then(|m| m.0.get(META_KEY).cloned());
             let rejected = envelope
                 .as_ref()
                 .is_some_and(|e| e["code"] == "invalid_arguments");

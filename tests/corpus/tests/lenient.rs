@@ -3,7 +3,7 @@
 
 use mcp_tool_corpus::tools;
 use mcp_tool_runtime::rmcp::model::CallToolResult;
-use mcp_tool_runtime::{ERROR_META_KEY, InputMode, McpServer};
+use mcp_tool_runtime::{InputMode, McpServer, error::META_KEY};
 use serde_json::{Value, json};
 
 fn server(mode: InputMode) -> McpServer<()> {
@@ -26,7 +26,7 @@ fn structured(result: &CallToolResult) -> Value {
 fn messages(result: &CallToolResult) -> Vec<String> {
     assert_eq!(result.is_error, Some(true), "{result:?}");
     let meta = result.meta.as_ref().unwrap();
-    meta.0[ERROR_META_KEY]["violations"]
+    meta.0[META_KEY]["violations"]
         .as_array()
         .unwrap()
         .iter()

@@ -1,7 +1,7 @@
 //! Helpers for reading tool results and checking schemas in the in-process tests.
 
 use mcp_tool_runtime::rmcp::model::{CallToolResult, Tool};
-use mcp_tool_runtime::{ERROR_META_KEY, McpServer};
+use mcp_tool_runtime::{McpServer, error::META_KEY};
 use serde_json::Value;
 
 /// Calls `name` in-process and returns the result; panics on an unknown tool.
@@ -56,10 +56,10 @@ pub fn envelope(result: &CallToolResult) -> Value {
         wire(result)
     );
     let wire = wire(result);
-    let envelope = wire["_meta"][ERROR_META_KEY].clone();
+    let envelope = wire["_meta"][META_KEY].clone();
     assert!(
         envelope.is_object(),
-        "the error envelope belongs under _meta[{ERROR_META_KEY:?}]: {wire:#}"
+        "the error envelope belongs under _meta[{META_KEY:?}]: {wire:#}"
     );
     envelope
 }

@@ -7,7 +7,7 @@
 
 use std::sync::Mutex;
 
-use mcp_tool_runtime::{Json, McpServer, ToolError, ToolSet, mcp_tool, mcp_tools};
+use mcp_tool_runtime::{Json, McpServer, ToolError, mcp_tool, mcp_tools, tool::ToolSet};
 
 #[derive(Default)]
 struct Cart {

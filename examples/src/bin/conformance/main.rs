@@ -21,7 +21,7 @@ use std::time::Duration;
 use mcp_tool_examples::logging;
 use mcp_tool_runtime::rmcp::model::{ContentBlock, CreateMessageRequestParams, SamplingMessage};
 use mcp_tool_runtime::{
-    ErrorClass, ErrorCode, HttpOptions, McpServer, ToolContext, ToolError, mcp_tool,
+    ErrorCode, HttpOptions, McpServer, ToolContext, ToolError, error::ErrorClass, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;

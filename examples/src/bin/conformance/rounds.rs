@@ -5,7 +5,7 @@
 //! request to the client.
 
 use mcp_tool_runtime::rmcp::model::{CreateMessageRequestParams, SamplingMessage};
-use mcp_tool_runtime::{ContextError, Elicitation, ToolContext, ToolError, mcp_tool};
+use mcp_tool_runtime::{Elicitation, ToolContext, ToolError, mcp_tool, tool::ContextError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 

@@ -15,7 +15,8 @@ use crate::tool::{BoxFuture, Principal};
 /// keys, a JWT check or an introspection call.
 ///
 /// ```
-/// use mcp_tool_runtime::{BoxFuture, HttpOptions, Principal, TokenRejection, TokenVerifier};
+/// use mcp_tool_runtime::http::{BoxFuture, TokenRejection, TokenVerifier};
+/// use mcp_tool_runtime::{HttpOptions, Principal};
 ///
 /// /// API keys from a table; each names its owner.
 /// struct ApiKeys(Vec<(String, String)>);

@@ -45,12 +45,12 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// say what is accepted, rmcp's are plain text.
 ///
 /// ```
-/// use mcp_tool_runtime::{HttpGuardLayer, HttpOptions};
+/// use mcp_tool_runtime::{HttpOptions, http::HttpGuardLayer};
 /// use tower_layer::Layer;
 /// # use std::convert::Infallible;
 /// # #[derive(Clone)] struct MyService;
 /// # impl tower_service::Service<http::Request<http_body_util::Full<bytes::Bytes>>> for MyService {
-/// #     type Response = mcp_tool_runtime::HttpResponse; type Error = Infallible;
+/// #     type Response = mcp_tool_runtime::http::HttpResponse; type Error = Infallible;
 /// #     type Future = std::future::Ready<Result<Self::Response, Infallible>>;
 /// #     fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> { std::task::Poll::Ready(Ok(())) }
 /// #     fn call(&mut self, _: http::Request<http_body_util::Full<bytes::Bytes>>) -> Self::Future { unimplemented!() }

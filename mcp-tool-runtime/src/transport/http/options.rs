@@ -44,7 +44,7 @@ pub(super) const DEFAULT_ORIGINS: &[&str] = &[
 /// [`McpServer::serve_http`](crate::McpServer::serve_http) serves at `http://ADDR/mcp`. Before a request reaches rmcp's
 /// `StreamableHttpService`, the guard checks, in this order (the same guard serves in
 /// [`McpServer::http_service`](crate::McpServer::http_service), the endpoint as a tower
-/// service for a router of your own, and as [`HttpGuardLayer`](crate::HttpGuardLayer)):
+/// service for a router of your own, and as [`HttpGuardLayer`](crate::http::HttpGuardLayer)):
 ///
 /// | rule | answer |
 /// | --- | --- |

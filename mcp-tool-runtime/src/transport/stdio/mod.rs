@@ -23,9 +23,9 @@ use super::jsonrpc::{self, Inbound};
 use super::oversized::{self, Screen};
 use super::release::{InputBytes, release_after_reads};
 use super::shutdown;
-use crate::StderrLog;
 use crate::input::InputLimits;
 use crate::server::{McpServer, ServeError};
+use crate::stderr::StderrLog;
 
 mod backlog;
 mod pipes;
