@@ -111,6 +111,9 @@
 //! [`macro@mcp_tools`]; see that macro. [`McpServer`] serves the tools over rmcp, on stdio
 //! ([`McpServer::serve_stdio`]) or Streamable HTTP (`McpServer::serve_http`, feature `http`).
 
+// docs.rs builds with `--cfg docsrs` on nightly: show which feature each item needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // The folders are the stages of a call, from the wire inwards; each depends only on those
 // listed after it.
 mod dispatch; // the registry: lookup, time limits, panics, failure log
