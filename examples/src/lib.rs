@@ -8,3 +8,10 @@
 
 pub mod inventory;
 pub mod logging;
+
+// The README's code blocks run as this package's doctests, so that what a newcomer copies
+// compiles and what it says the model reads is what the model reads. Here rather than in
+// mcp-tool-runtime: a published crate cannot include a file outside its own folder.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,4 +1,5 @@
-//! The README's "Resources and prompts beside the tools" example, compiled as written and
+//! The "Resources and prompts beside the tools" chapter's example
+//! (mcp-tool-runtime/docs/beside-the-tools.md), compiled as written and
 //! served through the stdio line transport over an in-memory pipe to rmcp's client.
 
 use mcp_tool_runtime::{StdioOptions, stdio::LineTransport};
@@ -6,7 +7,7 @@ use rmcp::ServiceExt;
 use rmcp::model::GetPromptRequestParams;
 use serde_json::json;
 
-// --- the README's example, verbatim ---
+// --- the chapter's example, verbatim ---
 use mcp_tool_runtime::{McpServer, mcp_tool};
 use rmcp::handler::server::{router::prompt::PromptRouter, wrapper::Parameters};
 use rmcp::model::{PromptMessage, Role, ServerCapabilities, ServerConfig};
@@ -57,11 +58,11 @@ fn readme_server() -> Result<McpServer<()>, mcp_tool_runtime::registry::Registry
         .build()?;
     Ok(server)
 }
-// --- end of the README's example ---
+// --- end of the chapter's example ---
 
 #[tokio::test]
 async fn the_readme_example_serves_its_prompt_beside_its_tool() {
-    let server = readme_server().expect("the README's server builds");
+    let server = readme_server().expect("the chapter's server builds");
     let (client_side, server_side) = tokio::io::duplex(64 * 1024);
     let (server_read, server_write) = tokio::io::split(server_side);
     let transport = LineTransport::new(server_read, server_write, &StdioOptions::default());

@@ -132,6 +132,9 @@
 //! | `client` | calling tools from Rust with retries (feature `client`) |
 //! | `testing` | a client connected in memory, for tests of your tools (feature `testing`) |
 
+// docs.rs builds with `--cfg docsrs` on nightly: show which feature each item needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // The folders are the stages of a call, from the wire inwards; each depends only on those
 // listed after it. Five are public, each its concept's facade: only their `mod.rs` says what
 // a user sees. The others are private, and the facade modules at the end of this file show
