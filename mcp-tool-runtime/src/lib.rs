@@ -109,7 +109,8 @@
 //!
 //! Methods on a state type work the same way inside an `impl` block marked
 //! [`macro@mcp_tools`]; see that macro. [`McpServer`] serves the tools over rmcp, on stdio
-//! ([`McpServer::serve_stdio`](crate::McpServer::serve_stdio)) or Streamable HTTP (`McpServer::serve_http`, feature `http`).
+//! ([`McpServer::serve_stdio`](crate::McpServer::serve_stdio)) or Streamable HTTP
+//! (`McpServer::serve_http`, feature `http`).
 //!
 //! # Where things are
 //!
@@ -134,6 +135,7 @@
 
 // docs.rs builds with `--cfg docsrs` on nightly: show which feature each item needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(missing_docs)]
 
 // The folders are the stages of a call, from the wire inwards; each depends only on those
 // listed after it. Five are public, each its concept's facade: only their `mod.rs` says what
@@ -155,7 +157,9 @@ pub mod tool; // a tool's definition, call, context and output
 mod transport; // stdio and HTTP, JSON-RPC checks before rmcp
 
 pub use error::{ErrorCode, ToolError};
-pub use input::{InputLimits, InputMode};
+pub use input::InputLimits;
+#[doc = include_str!("../docs/input.md")]
+pub use input::InputMode;
 pub use schema::SchemaProfile;
 pub use server::{McpServer, ServeError, ServerBuilder};
 pub use tool::{Elicitation, Json, Principal, ToolContext, ToolDef, ToolInfo};
@@ -220,12 +224,17 @@ pub use validator;
 pub mod registry {
     //! The tools a server serves: the [`ToolRegistry`] built once, and the [`LiveTools`] that
     //! add, remove, enable and disable tools while the server runs.
+    //!
+    #![doc = include_str!("../docs/live-tools.md")]
 
     pub use crate::dispatch::{LiveTools, RegistryError, ToolRegistry, UnknownTool};
 }
 
 pub mod stdio {
-    //! Serving over stdio ([`McpServer::serve_stdio`](crate::McpServer::serve_stdio)), and logging to stderr without blocking.
+    //! Serving over stdio ([`McpServer::serve_stdio`](crate::McpServer::serve_stdio)), and
+    //! logging to stderr without blocking.
+    //!
+    #![doc = include_str!("../docs/stdio.md")]
 
     pub use crate::stderr::StderrLog;
     pub use crate::transport::{LineTransport, StdinReader, StdioOptions};
@@ -235,6 +244,8 @@ pub mod stdio {
 pub mod http {
     //! Serving over Streamable HTTP (feature `http`): [`McpServer::serve_http`](crate::McpServer::serve_http), or the
     //! [`HttpService`] mounted in an app of your own behind its [`HttpGuardLayer`].
+    //!
+    #![doc = include_str!("../docs/http.md")]
 
     pub use crate::tool::def::BoxFuture;
     pub use crate::transport::{
@@ -247,6 +258,8 @@ pub mod http {
 pub mod client {
     //! Calling tools from Rust through rmcp's client, retrying what may succeed later
     //! (feature `client`).
+    //!
+    #![doc = include_str!("../docs/client.md")]
 
     pub use crate::retry::{RemoteError, RetryError, RetryPolicy, call_with_retry};
 }

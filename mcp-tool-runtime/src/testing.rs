@@ -1,8 +1,9 @@
-//! A client for testing tools (feature `testing`): rmcp's client connected in memory to a
-//! server through the stdio line transport, so that calls take the path they take in
-//! production (the transport's checks, the handshake, the handler), with what the server
-//! sends besides the answers recorded.
-
+//! A client connected in memory to a server, for tests of its tools (feature `testing`).
+//!
+#![doc = include_str!("../docs/testing.md")]
+// rmcp's client connected in memory through the stdio line transport, so that calls take the
+// path they take in production (the transport's checks, the handshake, the handler), with
+// what the server sends besides the answers recorded.
 #![allow(deprecated)] // rmcp marks MCP logging and sampling deprecated (SEP-2577); 2025-11-25 has both.
 
 use std::fmt;

@@ -1,10 +1,7 @@
-//! Errors: the one error type a tool returns ([`ToolError`]), its stable codes
-//! ([`ErrorCode`]), the problems found in the arguments ([`Violation`]) and the envelope
-//! clients read ([`ErrorEnvelope`], under [`META_KEY`] in an error result's `_meta`).
+//! Errors: the one error type a tool returns, its stable codes, the problems found in the
+//! arguments, and the envelope clients read.
 //!
-//! A tool returns `Result<T, ToolError>`, or `Result<T, E>` for an error type of your own
-//! that derives [`ToolError`](macro@crate::ToolError) (see the crate docs). A type that
-//! implements [`IntoToolError`] by hand registers it with [`register_error_mapping!`].
+#![doc = include_str!("../../docs/errors.md")]
 
 // Facts, no words: `render` turns these into what the model reads.
 

@@ -1,6 +1,7 @@
-//! Middleware around each tool call: the user's own and the built-ins (a tracing span, a rate
-//! limit, a concurrency limit). It runs outside the registry's run (argument checks, panic
-//! catching, the time limit), so it sees every outcome.
+//! Code that runs around every tool call: your own, and the built-ins (a tracing span, a rate
+//! limit, a concurrency limit).
+//!
+#![doc = include_str!("../../docs/middleware.md")]
 
 mod concurrency;
 mod rate;

@@ -1,9 +1,6 @@
 //! Schemas: the profiles that shape what clients are shown.
 //!
-//! A tool's *canonical* schema is what schemars writes (JSON Schema 2020-12, with `$defs`).
-//! The runtime validates against the canonical schema. Clients are shown a *published*
-//! schema, derived from the canonical one by a [`SchemaProfile`] once per server, never per
-//! call or per listing. The profiles are documented on [`SchemaProfile`].
+#![doc = include_str!("../../docs/schemas.md")]
 
 // Every module that reads a schema (validation, repair, descriptions, the profiles) reads it
 // through `doc`'s `SchemaDoc` and its predicates.

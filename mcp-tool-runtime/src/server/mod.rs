@@ -239,6 +239,8 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// assert!(capabilities.tools.is_some() && capabilities.resources.is_some());
     /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
     /// ```
+    ///
+    #[doc = include_str!("../../docs/beside-the-tools.md")]
     pub fn with_handler<H: rmcp::ServerHandler>(mut self, handler: H) -> Self {
         self.handler = Some(Arc::new(handler));
         self
@@ -392,6 +394,8 @@ struct Inner<S> {
 /// McpServer::builder(()).tool(add_tool()).build()?.serve_stdio().await?;
 /// # Ok(()) }
 /// ```
+///
+#[doc = include_str!("../../docs/revisions.md")]
 pub struct McpServer<S> {
     inner: Arc<Inner<S>>,
     /// Per client session: a clone shares it, [`McpServer::new_session`] starts a fresh one.

@@ -123,6 +123,8 @@ static NO_EXTENSIONS: Extensions = Extensions::new();
 /// A call made in-process ([`crate::McpServer::call`]) gets a *detached* context: progress
 /// and log messages go nowhere, [`ToolContext::peer`] is `None`, and it is cancelled only by
 /// the call's time limit.
+///
+#[doc = include_str!("../../docs/context.md")]
 #[derive(Clone)]
 pub struct ToolContext {
     connected: Option<Arc<Connected>>,

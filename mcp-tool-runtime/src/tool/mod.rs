@@ -1,10 +1,7 @@
-//! A tool: its definition ([`ToolDef`], [`ToolInfo`]), what it returns ([`Json`],
-//! [`IntoToolOutput`]), what it can ask of the client during a call ([`ToolContext`],
-//! [`Elicitation`]) and who is calling ([`Principal`]); and the tools of a state type
-//! ([`ToolSet`], registered with `ServerBuilder::tool_set`).
+//! A tool: its definition, what it returns, its context during a call, and the tools of a
+//! state type.
 //!
-//! `#[mcp_tool]` builds a [`ToolDef`] for a function; [`ToolDef::from_schema`] builds one at
-//! run time from a JSON Schema, with the same checks and errors.
+#![doc = include_str!("../../docs/tools.md")]
 
 // Inside: the definition, built once (`info`, `def`); one call of it (`call`, `blocking` for
 // sync tools); its context (`context`, `asking`, `elicit`, `finite`); what it may return
