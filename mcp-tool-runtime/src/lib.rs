@@ -116,7 +116,7 @@
 mod dispatch; // the registry: lookup, time limits, panics, failure log
 mod error; // ToolError, codes, violations, the envelope: facts, no words
 mod input; // arguments: serde and validator, repair, the schema walk
-mod middleware; // around each call: tracing, rate and concurrency limits, the user's own
+pub mod middleware; // around each call: tracing, rate and concurrency limits, the user's own
 mod render; // every sentence the model reads, and the protocol results
 #[cfg(feature = "client")]
 mod retry;
@@ -181,10 +181,7 @@ pub use input::{InputLimits, InputMode};
 /// ```
 pub use mcp_tool_macros::mcp_tools;
 pub use mcp_tool_macros::{ToolError, mcp_tool};
-pub use middleware::{
-    ConcurrencyLimit, Next, RateLimit, ToolMiddleware, ToolRequest, TraceCalls, TraceParent,
-    middleware_fn,
-};
+pub use middleware::{ConcurrencyLimit, Next, RateLimit, ToolRequest, TraceCalls, TraceParent};
 pub use render::ToolOutput;
 /// A client connected in memory to a server, for tests of its tools (feature `testing`).
 #[cfg(feature = "testing")]

@@ -27,7 +27,7 @@ use self::rounds::{DEFAULT_STATE_TTL, Sealer};
 use crate::dispatch::{CallOutcome, Live, LiveTools, RegistryError, ToolRegistry, UnknownTool};
 use crate::error::Violation;
 use crate::input::{InputLimits, InputMode};
-use crate::middleware::{ToolMiddleware, run_chain};
+use crate::middleware::{Layer, Middleware, run_chain};
 use crate::schema::SchemaProfile;
 use crate::tool::{Arguments, CallScope, Principal, Session, Shared, ToolDef, ToolInfo, ToolSet};
 
@@ -46,7 +46,7 @@ pub struct ServerBuilder<S> {
     input_mode: InputMode,
     input_limits: InputLimits,
     handler: Option<Arc<dyn ExtraHandler>>,
-    middleware: Vec<Box<dyn ToolMiddleware>>,
+    middleware: Vec<Box<dyn Layer>>,
     visibility: Option<Visibility>,
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
@@ -54,12 +54,13 @@ pub struct ServerBuilder<S> {
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
-    /// Adds a middleware around every tool call ([`ToolMiddleware`]; built-ins:
+    /// Adds a middleware around every tool call ([`Middleware`], or an `async fn` through
+    /// [`from_fn`](crate::middleware::from_fn); built-ins:
     /// [`crate::TraceCalls`], [`crate::RateLimit`], [`crate::ConcurrencyLimit`]). Several run
     /// in the order they were added, the first outermost, and all outside argument checks,
     /// panic catching and time limits. In-process calls ([`McpServer::call`]) go through
     /// them too.
-    pub fn middleware(mut self, middleware: impl ToolMiddleware) -> Self {
+    pub fn middleware(mut self, middleware: impl Middleware) -> Self {
         self.middleware.push(Box::new(middleware));
         self
     }
@@ -70,6 +71,12 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// server does not have, whose suggestions name only tools the caller may see. The
     /// principal is the one the HTTP token verifier established; `None` on stdio, for
     /// in-process calls ([`McpServer::call`]) and when no verifier is configured.
+    ///
+    /// The rule is `|principal: Option<&Principal>, tool: &ToolInfo| -> bool` (the tool's name
+    /// is `tool.name()`). Write both parameters' types or neither: when one written type is
+    /// wrong, rustc drops the whole expected signature and reports "type annotations needed"
+    /// at the other parameter instead (rustc 1.95); with both written, it reports the
+    /// mismatch and the expected signature.
     ///
     /// ```
     /// use mcp_tool_runtime::{McpServer, mcp_tool};
@@ -371,7 +378,7 @@ struct Inner<S> {
     default_timeout: Option<Duration>,
     /// The user's handler of everything but tools and logging (`with_handler`).
     handler: Option<Arc<dyn ExtraHandler>>,
-    middleware: Vec<Box<dyn ToolMiddleware>>,
+    middleware: Vec<Box<dyn Layer>>,
     /// Seals the answers a 2026-07-28 call carries from round to round.
     sealer: Sealer,
     cache_hints: CacheHints,
