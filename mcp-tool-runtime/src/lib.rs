@@ -195,7 +195,7 @@ pub use stderr::StderrLog;
 pub use tool::{
     BoxFuture, ClientCapability, ContextError, Elicitation, Handler, Hints, IntoToolOutput, Json,
     Principal, Question, SchemaError, Shared, ToolCall, ToolContext, ToolDef, ToolInfo,
-    ToolInfoBuilder, ToolSet,
+    ToolInfoBuilder, ToolNameError, ToolSet,
 };
 #[cfg(feature = "http")]
 pub use transport::{

@@ -316,7 +316,8 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     }
 
     /// Builds the registry and publishes every tool definition once. Fails when there is no
-    /// tool, or when two tools share a name.
+    /// tool, when two tools share a name, or when a tool built at run time has a name MCP does
+    /// not allow ([`RegistryError::InvalidName`]).
     pub fn build(self) -> Result<McpServer<S>, RegistryError> {
         if self.tools.is_empty() {
             return Err(RegistryError::NoTools);
