@@ -34,6 +34,9 @@ use crate::tool::{Arguments, CallScope, Principal, Session, Shared, ToolDef, Too
 /// Which tools a caller may see and call ([`ServerBuilder::visibility`]).
 type Visibility = Arc<dyn Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync>;
 
+/// Makes the `with_handler` handler once the state is shared, since it may be part of it.
+type MakeHandler<S> = Box<dyn FnOnce(&Shared<S>) -> Arc<dyn ExtraHandler> + Send + Sync>;
+
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
 pub struct ServerBuilder<S> {
@@ -45,7 +48,7 @@ pub struct ServerBuilder<S> {
     default_timeout: Option<Duration>,
     input_mode: InputMode,
     input_limits: InputLimits,
-    handler: Option<Arc<dyn ExtraHandler>>,
+    handler: Option<MakeHandler<S>>,
     middleware: Vec<Box<dyn Layer>>,
     visibility: Option<Visibility>,
     request_state_key: Option<Vec<u8>>,
@@ -247,7 +250,65 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
     /// ```
     pub fn with_handler<H: rmcp::ServerHandler>(mut self, handler: H) -> Self {
-        self.handler = Some(Arc::new(handler));
+        self.handler = Some(Box::new(|_| Arc::new(Shared::new(handler))));
+        self
+    }
+
+    /// Serves the resources, prompts and completions of a handler the server's state holds,
+    /// as [`with_handler`](Self::with_handler) does: the state itself
+    /// (`|counter: &Counter| counter`), or a part of it (`|app: &App| &app.docs`), as
+    /// [`tool_set_of`](Self::tool_set_of) picks out tools. So one type can be both the tools'
+    /// state and the rmcp `ServerHandler` of its prompts and resources, and both see the same
+    /// data, with no `Arc` to share by hand; it is how rmcp's examples, whose one struct
+    /// carries tools, prompts and resources, port (see `docs/from-rmcp.md`).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// use mcp_tool_runtime::rmcp::model::{
+    ///     ListResourcesResult, PaginatedRequestParams, Resource, ServerCapabilities, ServerConfig,
+    /// };
+    /// use mcp_tool_runtime::rmcp::service::RequestContext;
+    /// use mcp_tool_runtime::rmcp::{ErrorData, RoleServer, ServerHandler};
+    /// use mcp_tool_runtime::{McpServer, mcp_tool, mcp_tools};
+    ///
+    /// #[derive(Default)]
+    /// struct Counter { count: AtomicU64 }
+    ///
+    /// #[mcp_tools]
+    /// impl Counter {
+    ///     /// Add one to the counter.
+    ///     #[mcp_tool]
+    ///     fn increment(&self) -> String {
+    ///         (self.count.fetch_add(1, Ordering::Relaxed) + 1).to_string()
+    ///     }
+    /// }
+    ///
+    /// /// The counter's value, as a resource named after it.
+    /// impl ServerHandler for Counter {
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         ServerConfig::new(ServerCapabilities::builder().enable_resources().build())
+    ///     }
+    ///
+    ///     async fn list_resources(
+    ///         &self,
+    ///         _page: Option<PaginatedRequestParams>,
+    ///         _cx: RequestContext<RoleServer>,
+    ///     ) -> Result<ListResourcesResult, ErrorData> {
+    ///         let name = format!("count-{}", self.count.load(Ordering::Relaxed));
+    ///         Ok(ListResourcesResult::with_all_items(vec![Resource::new("counter://count", name)]))
+    ///     }
+    /// }
+    ///
+    /// let server = McpServer::builder(Counter::default())
+    ///     .tool_set()
+    ///     .with_handler_of(|counter: &Counter| counter)
+    ///     .build()?;
+    /// assert!(server.get_info().capabilities.resources.is_some());
+    /// # Ok::<(), mcp_tool_runtime::RegistryError>(())
+    /// ```
+    pub fn with_handler_of<H: rmcp::ServerHandler>(mut self, part: fn(&S) -> &H) -> Self {
+        self.handler = Some(Box::new(move |state| Arc::new(state.part(part))));
         self
     }
 
@@ -326,14 +387,16 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
             .implementation
             .unwrap_or_else(|| default_implementation(&self.tools));
         let live = Live::new(self.tools, self.profile, self.input_mode, self.input_limits)?;
+        let state = Shared::new(self.state);
+        let handler = self.handler.map(|make| make(&state));
         Ok(McpServer {
             inner: Arc::new(Inner {
-                state: Shared::new(self.state),
+                state,
                 live: Arc::new(live),
                 visibility: self.visibility,
                 info: handler::base_info(implementation, self.instructions),
                 default_timeout: self.default_timeout,
-                handler: self.handler,
+                handler,
                 middleware: self.middleware,
                 sealer: Sealer::new(self.request_state_key, self.request_state_ttl)?,
                 cache_hints: self.cache_hints,
