@@ -173,13 +173,13 @@ impl<F> Middleware for FromFn<F>
 where
     F: for<'a> MiddlewareFn<'a>,
 {
-    fn handle(
+    async fn handle(
         &self,
         request: ToolRequest<'_>,
         next: Next<'_>,
-    ) -> impl Future<Output = Result<CallOutcome, ToolError>> + Send {
+    ) -> Result<CallOutcome, ToolError> {
         // The function takes both at one lifetime: the shorter of the two, chosen in here.
-        async move { self.0.call(request, next.shorten()).await }
+        self.0.call(request, next.shorten()).await
     }
 }
 
