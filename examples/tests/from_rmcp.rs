@@ -20,7 +20,7 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 
 #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct ExamplePromptArgs {
+struct ExamplePromptArgs {
     /// A message to put in the prompt
     pub message: String,
 }
@@ -45,7 +45,7 @@ where
 }
 
 #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct CounterAnalysisArgs {
+struct CounterAnalysisArgs {
     /// The target value you're trying to reach
     #[serde(deserialize_with = "deserialize_i32_from_string_or_int")]
     pub goal: i32,
@@ -56,13 +56,13 @@ pub struct CounterAnalysisArgs {
 
 /// The tools' state and the prompts' and resources' handler: one value, shared by the
 /// server, so the counter needs no `Arc`.
-pub struct Counter {
+struct Counter {
     counter: Mutex<i32>,
     prompt_router: PromptRouter<Counter>,
 }
 
 impl Counter {
-    pub fn new() -> Self {
+    fn new() -> Self {
         Self {
             counter: Mutex::new(0),
             prompt_router: Self::prompt_router(),
@@ -255,7 +255,7 @@ impl ServerHandler for Counter {
     }
 }
 
-pub fn counter_server() -> Result<McpServer<Counter>, RegistryError> {
+fn counter_server() -> Result<McpServer<Counter>, RegistryError> {
     McpServer::builder(Counter::new())
         .tool_set()
         .tool(echo_tool())
