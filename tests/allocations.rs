@@ -1,5 +1,6 @@
 //! What a middleware costs in allocations: none without one, one boxed future per call with a
-//! no-op one. Counted per thread by a counting allocator, with calls polled on this thread.
+//! no-op one, whether a type or an `async fn`. Counted per thread by a counting allocator,
+//! with calls polled on this thread.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -7,10 +8,10 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use mcp_tool_runtime::{
-    McpServer, ToolError, mcp_tool,
-    middleware::{BoxFuture, CallOutcome, Next, ToolMiddleware, ToolRequest, TraceCalls},
+use mcp_tool_runtime::middleware::{
+    CallOutcome, Middleware, Next, ToolRequest, TraceCalls, from_fn,
 };
+use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
 use serde_json::json;
 
 struct Counting;
@@ -42,14 +43,19 @@ async fn add(a: i64, b: i64) -> String {
 /// Passes every call on.
 struct Noop;
 
-impl ToolMiddleware for Noop {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        Box::pin(async move { Ok(next.run(request).await) })
+impl Middleware for Noop {
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        Ok(next.run(request).await)
     }
+}
+
+/// Passes every call on, as a function.
+async fn pass(request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError> {
+    Ok(next.run(request).await)
 }
 
 /// Polls a future that never waits, on this thread.
@@ -103,6 +109,12 @@ fn a_no_op_middleware_costs_one_allocation_per_call() {
     assert_eq!(base, 3);
     assert_eq!(allocations_per_call(&with_noop), base + 1);
     assert_eq!(allocations_per_call(&traced), base + 1);
+    let function = McpServer::builder(())
+        .tool(add_tool())
+        .middleware(from_fn(pass))
+        .build()
+        .expect("builds");
+    assert_eq!(allocations_per_call(&function), base + 1);
     let two = McpServer::builder(())
         .tool(add_tool())
         .middleware(Noop)

@@ -123,9 +123,7 @@ pub mod ours {
     }
 
     /// The same server with one middleware around every call (`P1m`, `P1t`, `P5m`).
-    pub fn server_with(
-        middleware: impl mcp_tool_runtime::middleware::ToolMiddleware,
-    ) -> McpServer<()> {
+    pub fn server_with(middleware: impl mcp_tool_runtime::middleware::Middleware) -> McpServer<()> {
         builder()
             .middleware(middleware)
             .build()
@@ -144,16 +142,13 @@ pub mod ours {
 /// per call).
 pub struct Noop;
 
-impl mcp_tool_runtime::middleware::ToolMiddleware for Noop {
-    fn handle<'a>(
-        &'a self,
-        request: mcp_tool_runtime::middleware::ToolRequest<'a>,
-        next: mcp_tool_runtime::middleware::Next<'a>,
-    ) -> mcp_tool_runtime::middleware::BoxFuture<
-        'a,
-        Result<mcp_tool_runtime::middleware::CallOutcome, mcp_tool_runtime::ToolError>,
-    > {
-        Box::pin(async move { Ok(next.run(request).await) })
+impl mcp_tool_runtime::middleware::Middleware for Noop {
+    async fn handle(
+        &self,
+        request: mcp_tool_runtime::middleware::ToolRequest<'_>,
+        next: mcp_tool_runtime::middleware::Next<'_>,
+    ) -> Result<mcp_tool_runtime::middleware::CallOutcome, mcp_tool_runtime::ToolError> {
+        Ok(next.run(request).await)
     }
 }
 

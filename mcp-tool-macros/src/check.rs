@@ -260,7 +260,9 @@ fn check_rule(rule: &Rule, errors: &mut Errors) {
     }
 }
 
-/// The MCP rule for tool names: 1 to 128 of `A-Z a-z 0-9 _ - .`.
+/// The MCP rule for tool names: 1 to 128 of `A-Z a-z 0-9 _ - .`. The runtime applies the
+/// same rule to tools built at run time (`mcp-tool-runtime/src/tool/name.rs`), which this
+/// crate cannot call; `tests/core/registry_errors.rs` checks that both give these messages.
 fn name_problem(name: &str) -> Option<String> {
     let length = name.chars().count();
     if length == 0 {

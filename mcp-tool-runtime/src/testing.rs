@@ -14,7 +14,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientJsonRpcMessage,
     ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
     ElicitResult, ErrorData, GetExtensions, Implementation, JsonRpcMessage,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion, RequestMetaObject,
     ServerJsonRpcMessage, ServerNotification, Tool,
 };
 use rmcp::service::{
@@ -287,6 +287,51 @@ impl TestClient {
     /// its envelope; an unknown tool is an `Err` (-32602).
     pub async fn call(&self, name: &str, arguments: Value) -> Result<Reply, ServiceError> {
         self.send(request(name, arguments)).await
+    }
+
+    /// Calls `name` with `arguments` and the request's `_meta` (a JSON object), as a client
+    /// that sends a trace context (`traceparent`) or, on revision 2026-07-28, asks for the
+    /// call's log messages (`io.modelcontextprotocol/logLevel`) would. rmcp's client adds its
+    /// own keys (progress token, and on 2026-07-28 the protocol version and client info).
+    ///
+    /// ```
+    /// use mcp_tool_runtime::rmcp::model::ProtocolVersion;
+    /// use mcp_tool_runtime::testing::TestClient;
+    /// use mcp_tool_runtime::{McpServer, ToolContext, mcp_tool};
+    /// use serde_json::json;
+    ///
+    /// /// Say hello, and log it.
+    /// #[mcp_tool]
+    /// async fn hello(ctx: ToolContext) -> String {
+    ///     let _ = ctx.info("said hello").await;
+    ///     "hello".into()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = McpServer::builder(()).tool(hello_tool()).build()?;
+    /// let client = TestClient::builder()
+    ///     .revision(ProtocolVersion::V_2026_07_28)
+    ///     .connect(&server)
+    ///     .await?;
+    /// client.call("hello", json!({})).await?;
+    /// assert!(client.logs().is_empty()); // 2026-07-28: no level asked, no logs
+    /// let meta = json!({"io.modelcontextprotocol/logLevel": "info"});
+    /// client.call_with_meta("hello", json!({}), meta).await?;
+    /// assert_eq!(client.logs()[0].data, "said hello");
+    /// # Ok(()) }
+    /// ```
+    pub async fn call_with_meta(
+        &self,
+        name: &str,
+        arguments: Value,
+        meta: Value,
+    ) -> Result<Reply, ServiceError> {
+        let mut request = request(name, arguments);
+        if let Value::Object(meta) = meta {
+            request.meta = Some(RequestMetaObject(meta.into()));
+        }
+        self.send(request).await
     }
 
     /// Calls `name` and reads its structured content as a `T` (the value itself when the

@@ -6,18 +6,15 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use mcp_tool_runtime::middleware::{
+    CallOutcome, ConcurrencyLimit, Middleware, Next, RateLimit, ToolRequest, TraceCalls, from_fn,
+};
 use mcp_tool_runtime::rmcp::ServerHandler;
 use mcp_tool_runtime::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, JsonObject, NumberOrString,
 };
 use mcp_tool_runtime::rmcp::service::{RequestContext, RoleServer, RunningService, serve_directly};
-use mcp_tool_runtime::{
-    McpServer, Principal, ToolContext, ToolError, mcp_tool, mcp_tools,
-    middleware::{
-        BoxFuture, CallOutcome, ConcurrencyLimit, Next, RateLimit, ToolMiddleware, ToolRequest,
-        TraceCalls, middleware_fn,
-    },
-};
+use mcp_tool_runtime::{McpServer, Principal, ToolContext, ToolError, mcp_tool, mcp_tools};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 use tracing::field::{Field, Visit};
@@ -70,19 +67,17 @@ struct Recorder {
     log: Log,
 }
 
-impl ToolMiddleware for Recorder {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        Box::pin(async move {
-            self.write(format!("{}:before:{}", self.name, request.tool().name()));
-            let outcome = next.run(request).await;
-            let code = outcome.code().map_or("ok", |code| code.as_str());
-            self.write(format!("{}:after:{code}", self.name));
-            Ok(outcome)
-        })
+impl Middleware for Recorder {
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        self.write(format!("{}:before:{}", self.name, request.tool().name()));
+        let outcome = next.run(request).await;
+        let code = outcome.code().map_or("ok", |code| code.as_str());
+        self.write(format!("{}:after:{code}", self.name));
+        Ok(outcome)
     }
 }
 
@@ -97,21 +92,17 @@ fn entries(log: &Log) -> Vec<String> {
 }
 
 /// Refuses calls of `add` whose `a` is negative, reading the raw arguments.
-fn no_negative_a() -> impl ToolMiddleware {
-    middleware_fn(|request, next| {
-        Box::pin(async move {
-            let a = request
-                .arguments()
-                .and_then(|arguments| arguments["a"].as_i64());
-            if a.is_some_and(|a| a < 0) {
-                return Err(
-                    ToolError::forbidden("Negative numbers are not allowed here.")
-                        .with_hint("Send a >= 0."),
-                );
-            }
-            Ok(next.run(request).await)
-        })
-    })
+async fn no_negative_a(request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError> {
+    let a = request
+        .arguments()
+        .and_then(|arguments| arguments["a"].as_i64());
+    if a.is_some_and(|a| a < 0) {
+        return Err(
+            ToolError::forbidden("Negative numbers are not allowed here.")
+                .with_hint("Send a >= 0."),
+        );
+    }
+    Ok(next.run(request).await)
 }
 
 #[tokio::test]
@@ -123,7 +114,7 @@ async fn middlewares_run_in_order_and_the_outer_sees_the_inner_refusal() {
             name: "outer",
             log: Arc::clone(&log),
         })
-        .middleware(no_negative_a())
+        .middleware(from_fn(no_negative_a))
         .middleware(Recorder {
             name: "inner",
             log: Arc::clone(&log),
@@ -164,11 +155,11 @@ async fn middlewares_run_in_order_and_the_outer_sees_the_inner_refusal() {
 async fn a_rate_limited_refusal_carries_retry_after_in_the_envelope() {
     let server = McpServer::builder(())
         .tool(add_tool())
-        .middleware(middleware_fn(|_request, _next| {
-            Box::pin(async {
+        .middleware(from_fn(
+            async |_request: ToolRequest<'_>, _next: Next<'_>| {
                 Err(ToolError::rate_limited("Slow down.").with_retry_after(Duration::from_secs(7)))
-            })
-        }))
+            },
+        ))
         .build()
         .expect("builds");
     let refused = call(&server, "add", json!({"a": 1, "b": 2})).await;
@@ -191,26 +182,24 @@ struct Outcomes {
     seen: Mutex<Vec<Seen>>,
 }
 
-impl ToolMiddleware for Outcomes {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        Box::pin(async move {
-            let outcome = next.run(request).await;
-            let code = outcome
-                .code()
-                .map_or("ok", |code| code.as_str())
-                .to_string();
-            let cause = outcome
-                .error()
-                .and_then(ToolError::internal_detail)
-                .map(ToString::to_string);
-            let id = outcome.correlation_id().map(str::to_string);
-            self.seen.lock().expect("seen").push((code, id, cause));
-            Ok(outcome)
-        })
+impl Middleware for Outcomes {
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        let outcome = next.run(request).await;
+        let code = outcome
+            .code()
+            .map_or("ok", |code| code.as_str())
+            .to_string();
+        let cause = outcome
+            .error()
+            .and_then(ToolError::internal_detail)
+            .map(ToString::to_string);
+        let id = outcome.correlation_id().map(str::to_string);
+        self.seen.lock().expect("seen").push((code, id, cause));
+        Ok(outcome)
     }
 }
 
@@ -269,15 +258,18 @@ async fn middleware_sees_invalid_arguments_panics_and_timeouts() {
     );
 }
 
+/// Panics, as a middleware with a bug does.
+async fn panicking(_request: ToolRequest<'_>, _next: Next<'_>) -> Result<CallOutcome, ToolError> {
+    panic!("middleware bug")
+}
+
 #[tokio::test]
 async fn a_panicking_middleware_is_an_internal_error_not_a_crash() {
     let outcomes = Arc::new(Outcomes::default());
     let server = McpServer::builder(())
         .tool(add_tool())
         .middleware(Arc::clone(&outcomes))
-        .middleware(middleware_fn(|_request, _next| {
-            Box::pin(async { panic!("middleware bug") })
-        }))
+        .middleware(from_fn(panicking))
         .build()
         .expect("builds");
     let result = call(&server, "add", json!({"a": 1, "b": 2})).await;
@@ -438,17 +430,7 @@ async fn a_tool_and_a_middleware_read_the_principal_from_the_request_extensions(
     let subjects = Log::default();
     let server = McpServer::builder(())
         .tool(whoami_tool())
-        .middleware({
-            let subjects = Arc::clone(&subjects);
-            middleware_fn(move |request, next| {
-                let subject = request.principal().map(|p| p.subject().to_string());
-                subjects
-                    .lock()
-                    .expect("subjects")
-                    .push(subject.unwrap_or_default());
-                next_run(request, next)
-            })
-        })
+        .middleware(Subjects(Arc::clone(&subjects)))
         .build()
         .expect("builds");
     let connected = Connected::new(server);
@@ -466,12 +448,22 @@ async fn a_tool_and_a_middleware_read_the_principal_from_the_request_extensions(
     assert_eq!(entries(&subjects), ["alice", ""]);
 }
 
-/// The rest of the chain, unchanged.
-fn next_run<'a>(
-    request: ToolRequest<'a>,
-    next: Next<'a>,
-) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-    Box::pin(async move { Ok(next.run(request).await) })
+/// Writes down the subject of each call's principal (`""` for none).
+struct Subjects(Log);
+
+impl Middleware for Subjects {
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        let subject = request.principal().map(|p| p.subject().to_string());
+        self.0
+            .lock()
+            .expect("subjects")
+            .push(subject.unwrap_or_default());
+        Ok(next.run(request).await)
+    }
 }
 
 #[tokio::test]

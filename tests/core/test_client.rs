@@ -1,6 +1,6 @@
 //! The test client (feature `testing`): calls through the stdio line transport in memory,
 //! the error envelope parsed, structured results typed, progress and logs recorded, sampling
-//! and elicitation answered by script, list changes counted.
+//! and elicitation answered by script, list changes counted, `_meta` sent on a call.
 
 #![allow(deprecated)] // rmcp marks MCP logging and sampling deprecated (SEP-2577).
 
@@ -214,6 +214,44 @@ async fn progress_and_logs_are_recorded_before_the_answer() {
     assert_eq!(tokens.len(), 5);
     assert_eq!(tokens[0], tokens[2]);
     assert_ne!(tokens[2], tokens[3]);
+}
+
+#[tokio::test]
+async fn on_2026_07_28_logs_come_at_the_level_the_calls_meta_names() {
+    let client = TestClient::builder()
+        .revision(ProtocolVersion::V_2026_07_28)
+        .connect(&server())
+        .await
+        .unwrap();
+    // 2026-07-28 has no session level: a call that names none gets no logs.
+    client.call("count", json!({"to": 2})).await.unwrap();
+    assert!(client.logs().is_empty(), "{:?}", client.logs());
+    let info = json!({"io.modelcontextprotocol/logLevel": "info"});
+    let answer = client
+        .call_with_meta("count", json!({"to": 2}), info)
+        .await
+        .unwrap();
+    assert_eq!(answer.text(), "counted to 2");
+    let levels = |client: &TestClient| -> Vec<(LoggingLevel, Value)> {
+        client
+            .logs()
+            .iter()
+            .map(|log| (log.level, log.data.clone()))
+            .collect()
+    };
+    assert_eq!(levels(&client), [(LoggingLevel::Info, json!("done"))]);
+    let debug = json!({"io.modelcontextprotocol/logLevel": "debug"});
+    client
+        .call_with_meta("count", json!({"to": 1}), debug)
+        .await
+        .unwrap();
+    assert_eq!(
+        levels(&client)[1..],
+        [
+            (LoggingLevel::Debug, json!("step 1")),
+            (LoggingLevel::Info, json!("done")),
+        ]
+    );
 }
 
 #[tokio::test]

@@ -11,9 +11,8 @@ use axum::Router;
 use axum::routing::get;
 use mcp_tool_runtime::{
     HttpOptions, McpServer, Principal, ToolContext, ToolError,
-    http::{TokenRejection, TokenVerifier},
+    http::{BoxFuture, TokenRejection, TokenVerifier},
     mcp_tool, mcp_tools,
-    middleware::BoxFuture,
 };
 use rusqlite::Connection;
 

@@ -7,9 +7,9 @@
 //! ```
 //!
 //! - `TraceCalls`: a `tracing` span per call (`RUST_LOG=mcp_tool_runtime=info` shows them).
-//! - `TenantCheck`, its own middleware: over HTTP, a call must name its tenant in the
-//!   `X-Tenant` header, or it is answered `forbidden`; the tools read the header through
-//!   `ToolContext::http_parts`.
+//! - `tenant_check`, its own middleware (an `async fn`): over HTTP, a call must name its
+//!   tenant in the `X-Tenant` header, or it is answered `forbidden`; the tools read the header
+//!   through `ToolContext::http_parts`.
 //! - `RateLimit`: `quote` allows 2 calls per minute per caller.
 //! - `ConcurrencyLimit`: at most 8 calls at once.
 
@@ -17,13 +17,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_tool_examples::logging;
-use mcp_tool_runtime::{
-    HttpOptions, McpServer, ToolContext, ToolError, mcp_tool,
-    middleware::{
-        BoxFuture, CallOutcome, ConcurrencyLimit, Next, RateLimit, ToolMiddleware, ToolRequest,
-        TraceCalls,
-    },
+use mcp_tool_runtime::middleware::{
+    CallOutcome, ConcurrencyLimit, Next, RateLimit, ToolRequest, TraceCalls, from_fn,
 };
+use mcp_tool_runtime::{HttpOptions, McpServer, ToolContext, ToolError, mcp_tool};
 
 /// The tenant a call names in its `X-Tenant` header; `None` on stdio or without the header.
 fn tenant(ctx: &ToolContext) -> Option<&str> {
@@ -50,23 +47,13 @@ async fn quote(sku: String) -> String {
 }
 
 /// Over HTTP, refuses calls that name no tenant.
-struct TenantCheck;
-
-impl ToolMiddleware for TenantCheck {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        Box::pin(async move {
-            let ctx = request.context();
-            if ctx.http_parts().is_some() && tenant(ctx).is_none() {
-                return Err(ToolError::forbidden("This server serves tenants only.")
-                    .with_hint("Send the X-Tenant header with your tenant's name."));
-            }
-            Ok(next.run(request).await)
-        })
+async fn tenant_check(request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError> {
+    let ctx = request.context();
+    if ctx.http_parts().is_some() && tenant(ctx).is_none() {
+        return Err(ToolError::forbidden("This server serves tenants only.")
+            .with_hint("Send the X-Tenant header with your tenant's name."));
     }
+    Ok(next.run(request).await)
 }
 
 fn main() -> ExitCode {
@@ -97,7 +84,7 @@ fn run() -> ExitCode {
         .tool(quote_tool())
         .implementation("gateway", env!("CARGO_PKG_VERSION"))
         .middleware(TraceCalls::new())
-        .middleware(TenantCheck)
+        .middleware(from_fn(tenant_check))
         .middleware(
             RateLimit::new(2, Duration::from_secs(60))
                 .per_principal()

@@ -23,7 +23,7 @@ use crate::error::{ToolError, Violation};
 use crate::input::{InputLimits, InputMode, ranked};
 use crate::render;
 use crate::schema::{SchemaProfile, is_object_schema};
-use crate::tool::{Arguments, CallScope, Shared, ToolDef, ToolInfo};
+use crate::tool::{Arguments, CallScope, Shared, ToolDef, ToolInfo, ToolNameError};
 
 /// Why a registry could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +38,9 @@ pub enum RegistryError {
     },
     /// The server has no tools: most likely `.tool_set()` or `.tool(..)` was forgotten.
     NoTools,
+    /// A tool built at run time has a name MCP does not allow, which `#[mcp_tool]` would
+    /// have refused at compile time (with the same message).
+    InvalidName(ToolNameError),
     /// A tool's input schema does not describe a JSON object.
     InputNotAnObject {
         /// The tool.
@@ -88,6 +91,7 @@ impl fmt::Display for RegistryError {
                 "the server has no tools: add them before .build() with .tool(my_function_tool()), \
                  .tools(..), or .tool_set() for the methods of an #[mcp_tools] block",
             ),
+            Self::InvalidName(error) => error.fmt(f),
             Self::InputNotAnObject { name } => write!(
                 f,
                 "the input of tool '{name}' is not a JSON object: a whole-input argument \
@@ -353,9 +357,10 @@ fn duplicate(first: Option<&'static str>, second: &ToolInfo) -> RegistryError {
     }
 }
 
-/// The tool has an object input and a name its profile's clients accept.
+/// The tool has an MCP tool name, an object input and a name its profile's clients accept.
 fn check_tool(info: &ToolInfo, profile: SchemaProfile) -> Result<(), RegistryError> {
     let name = info.name();
+    ToolNameError::check(name).map_err(RegistryError::InvalidName)?;
     if !is_object_schema(info.input_schema()) {
         return Err(RegistryError::InputNotAnObject {
             name: name.to_string(),

@@ -8,24 +8,20 @@ use crate::error::{ErrorCode, ToolError};
 /// What one tool call came to: the `CallToolResult` the client receives and, when the call
 /// failed, the [`ToolError`] it was rendered from and the correlation id it was logged under.
 ///
-/// Middleware ([`crate::middleware::ToolMiddleware`]) reads it after `next.run(..)`: every failure is here,
+/// Middleware ([`crate::middleware::Middleware`]) reads it after `next.run(..)`: every failure is here,
 /// whether the arguments were invalid, the tool returned an error, panicked or ran out of
 /// time, or an inner middleware refused the call.
 ///
 /// ```
 /// use mcp_tool_runtime::{ErrorCode, McpServer, ToolError, mcp_tool};
-/// # use mcp_tool_runtime::middleware::{BoxFuture, CallOutcome, Next, ToolMiddleware, ToolRequest};
+/// # use mcp_tool_runtime::middleware::{CallOutcome, Middleware, Next, ToolRequest};
 ///
 /// /// Refuse every call.
 /// struct Closed;
 ///
-/// impl ToolMiddleware for Closed {
-///     fn handle<'a>(
-///         &'a self,
-///         request: ToolRequest<'a>,
-///         _next: Next<'a>,
-///     ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-///         Box::pin(async { Err(ToolError::forbidden("The shop is closed.")) })
+/// impl Middleware for Closed {
+///     async fn handle(&self, _request: ToolRequest<'_>, _next: Next<'_>) -> Result<CallOutcome, ToolError> {
+///         Err(ToolError::forbidden("The shop is closed."))
 ///     }
 /// }
 ///

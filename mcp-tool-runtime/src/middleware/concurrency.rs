@@ -6,11 +6,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::Semaphore;
 
-use super::{Next, ToolMiddleware, ToolRequest};
+use super::{Middleware, Next, ToolRequest};
 use crate::dispatch::CallOutcome;
 use crate::error::ToolError;
 use crate::render;
-use crate::tool::BoxFuture;
 
 /// Middleware: at most `limit` calls run at once. A call past the limit is not queued: it is
 /// answered at once with a retryable `at_capacity` error, so that the model can wait or do
@@ -98,26 +97,23 @@ impl ConcurrencyLimit {
     }
 }
 
-impl ToolMiddleware for ConcurrencyLimit {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        Box::pin(async move {
-            let name = request.tool().name();
-            if !super::covers(self.only.as_deref(), name) {
-                return Ok(next.run(request).await);
-            }
-            // Held until the call ends; dropped with it when the client cancels.
-            let Ok(_permit) = self.semaphore(name).try_acquire_owned() else {
-                let limited = (self.per_tool
-                    || self.only.as_ref().is_some_and(|only| only.len() == 1))
+impl Middleware for ConcurrencyLimit {
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        let name = request.tool().name();
+        if !super::covers(self.only.as_deref(), name) {
+            return Ok(next.run(request).await);
+        }
+        // Held until the call ends; dropped with it when the client cancels.
+        let Ok(_permit) = self.semaphore(name).try_acquire_owned() else {
+            let limited = (self.per_tool || self.only.as_ref().is_some_and(|only| only.len() == 1))
                 .then_some(name);
-                let message = render::at_capacity(limited, self.limit);
-                return Err(ToolError::at_capacity(message));
-            };
-            Ok(next.run(request).await)
-        })
+            let message = render::at_capacity(limited, self.limit);
+            return Err(ToolError::at_capacity(message));
+        };
+        Ok(next.run(request).await)
     }
 }

@@ -11,18 +11,18 @@ pub use concurrency::ConcurrencyLimit;
 pub use rate::RateLimit;
 pub use trace::{TraceCalls, TraceParent};
 
-pub use crate::dispatch::CallOutcome;
-pub use crate::tool::def::BoxFuture;
-
+use std::fmt;
 use std::future::Future;
 use std::pin::{Pin, pin};
 use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use crate::dispatch::CallOutcome;
+
 use crate::dispatch::{CatchUnwind, Panicked, error_result};
 use crate::error::ToolError;
-use crate::tool::{CallScope, Principal, ToolContext, ToolInfo};
+use crate::tool::{BoxFuture, CallScope, Principal, ToolContext, ToolInfo};
 
 /// Code that runs around every tool call, registered with `ServerBuilder::middleware`.
 ///
@@ -37,35 +37,32 @@ use crate::tool::{CallScope, Principal, ToolContext, ToolInfo};
 /// included: code after `next.run(..).await` does not run then, so release what must be
 /// released in a `Drop` (as a semaphore permit does).
 ///
-/// The method returns a boxed future (`Box::pin(async move { .. })`), which keeps the trait
-/// object-safe; with no middleware registered a call is not boxed at all.
+/// Implement it with an `async fn`, as below; a middleware that needs no state of its own
+/// can be an `async fn` wrapped in [`from_fn`]. The future must be `Send`, since calls run
+/// on a multi-threaded runtime: hold no `MutexGuard` or `Rc` across an `.await`. Each
+/// registered middleware costs one allocation per call; with none registered a call is not
+/// boxed at all.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
-/// use mcp_tool_runtime::middleware::{BoxFuture, CallOutcome, Next, ToolMiddleware, ToolRequest};
+/// use mcp_tool_runtime::middleware::{CallOutcome, Middleware, Next, ToolRequest};
 /// use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
 ///
 /// /// Counts failed calls, and refuses calls to `drop_table`.
 /// #[derive(Default)]
 /// struct Guard { failures: AtomicU64 }
 ///
-/// impl ToolMiddleware for Guard {
-///     fn handle<'a>(
-///         &'a self,
-///         request: ToolRequest<'a>,
-///         next: Next<'a>,
-///     ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-///         Box::pin(async move {
-///             if request.tool().name() == "drop_table" {
-///                 return Err(ToolError::forbidden("Dropping tables is not allowed here."));
-///             }
-///             let outcome = next.run(request).await;
-///             if outcome.is_error() {
-///                 self.failures.fetch_add(1, Ordering::Relaxed);
-///             }
-///             Ok(outcome)
-///         })
+/// impl Middleware for Guard {
+///     async fn handle(&self, request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError> {
+///         if request.tool().name() == "drop_table" {
+///             return Err(ToolError::forbidden("Dropping tables is not allowed here."));
+///         }
+///         let outcome = next.run(request).await;
+///         if outcome.is_error() {
+///             self.failures.fetch_add(1, Ordering::Relaxed);
+///         }
+///         Ok(outcome)
 ///     }
 /// }
 ///
@@ -80,31 +77,66 @@ use crate::tool::{CallScope, Principal, ToolContext, ToolInfo};
 /// assert!(format!("{:?}", result.content).contains("Dropping tables is not allowed here."));
 /// # Ok(()) }
 /// ```
-pub trait ToolMiddleware: Send + Sync + 'static {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a middleware",
+    label = "expected a type that implements `Middleware`",
+    note = "a middleware with state is a type: `impl Middleware for MyType {{ async fn handle(&self, request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError> {{ Ok(next.run(request).await) }} }}`",
+    note = "one without is an `async fn guard(request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError>`, registered as `.middleware(middleware::from_fn(guard))`"
+)]
+pub trait Middleware: Send + Sync + 'static {
     /// Handles one call: usually some work, `next.run(request).await`, more work.
-    fn handle<'a>(
+    fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> impl Future<Output = Result<CallOutcome, ToolError>> + Send;
+}
+
+/// A shared middleware, so that one limit can serve several servers.
+impl<M: Middleware> Middleware for Arc<M> {
+    fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> impl Future<Output = Result<CallOutcome, ToolError>> + Send {
+        (**self).handle(request, next)
+    }
+}
+
+/// A [`Middleware`] as the chain stores it: its future boxed, so that middlewares of
+/// different types share one list.
+pub(crate) trait Layer: Send + Sync + 'static {
+    fn handle_boxed<'a>(
         &'a self,
         request: ToolRequest<'a>,
         next: Next<'a>,
     ) -> BoxFuture<'a, Result<CallOutcome, ToolError>>;
 }
 
-/// A shared middleware, so that one limit can serve several servers.
-impl<M: ToolMiddleware + ?Sized> ToolMiddleware for Arc<M> {
-    fn handle<'a>(
+impl<M: Middleware> Layer for M {
+    fn handle_boxed<'a>(
         &'a self,
         request: ToolRequest<'a>,
         next: Next<'a>,
     ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        (**self).handle(request, next)
+        Box::pin(self.handle(request, next))
     }
 }
 
-/// A middleware from a closure, for one that needs no type of its own.
+/// A middleware from an `async fn` of the request and the rest of the chain, for one that
+/// needs no state of its own (axum's `from_fn`).
 ///
 /// ```
-/// use mcp_tool_runtime::middleware::middleware_fn;
+/// use mcp_tool_runtime::middleware::{CallOutcome, Next, ToolRequest, from_fn};
 /// use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
+///
+/// /// Refuses anonymous calls to every tool but `hello`.
+/// async fn sign_in_first(request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError> {
+///     if request.principal().is_none() && request.tool().name() != "hello" {
+///         return Err(ToolError::unauthenticated("Sign in first."));
+///     }
+///     Ok(next.run(request).await)
+/// }
 ///
 /// /// Say hello.
 /// #[mcp_tool]
@@ -112,46 +144,71 @@ impl<M: ToolMiddleware + ?Sized> ToolMiddleware for Arc<M> {
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// let server = McpServer::builder(())
-///     .tool(hello_tool())
-///     .middleware(middleware_fn(|request, next| {
-///         Box::pin(async move {
-///             if request.principal().is_none() && request.tool().name() != "hello" {
-///                 return Err(ToolError::unauthenticated("Sign in first."));
-///             }
-///             Ok(next.run(request).await)
-///         })
-///     }))
-///     .build()?;
+/// let server = McpServer::builder(()).tool(hello_tool()).middleware(from_fn(sign_in_first)).build()?;
 /// let result = server.call("hello", None).await?;
 /// assert_eq!(result.is_error, Some(false));
 /// # Ok(()) }
 /// ```
-pub fn middleware_fn<F>(handle: F) -> impl ToolMiddleware
-where
-    F: for<'a> Fn(ToolRequest<'a>, Next<'a>) -> BoxFuture<'a, Result<CallOutcome, ToolError>>
-        + Send
-        + Sync
-        + 'static,
-{
-    FnMiddleware(handle)
+///
+/// An async closure that captures nothing works too
+/// (`from_fn(async |request: ToolRequest<'_>, next: Next<'_>| Ok(next.run(request).await))`,
+/// its parameters' types written out). One that captures state does not: Rust (1.95) gives
+/// a capturing async closure no `Fn` implementation, and cannot require its future to be
+/// `Send`. Give such state a type and implement [`Middleware`] for it.
+pub fn from_fn<F>(handle: F) -> FromFn<F> {
+    // No bound here: the one on `FromFn`'s `Middleware` reports a function of the wrong
+    // signature once, where it is registered, not a second time here.
+    FromFn(handle)
 }
 
-struct FnMiddleware<F>(F);
+/// The middleware [`from_fn`] makes of `F`, a [`MiddlewareFn`].
+pub struct FromFn<F>(F);
 
-impl<F> ToolMiddleware for FnMiddleware<F>
+impl<F> fmt::Debug for FromFn<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FromFn")
+    }
+}
+
+impl<F> Middleware for FromFn<F>
 where
-    F: for<'a> Fn(ToolRequest<'a>, Next<'a>) -> BoxFuture<'a, Result<CallOutcome, ToolError>>
-        + Send
-        + Sync
-        + 'static,
+    F: for<'a> MiddlewareFn<'a>,
 {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        (self.0)(request, next)
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        // The function takes both at one lifetime: the shorter of the two, chosen in here.
+        self.0.call(request, next.shorten()).await
+    }
+}
+
+/// An `async fn(ToolRequest<'_>, Next<'_>) -> Result<CallOutcome, ToolError>`, as
+/// [`from_fn`] takes it. Implemented for every such function; its future is named here, once
+/// per lifetime, because a bound on a function's returned future cannot name it otherwise.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a middleware function",
+    label = "expected an `async fn(ToolRequest<'_>, Next<'_>) -> Result<CallOutcome, ToolError>`",
+    note = "write `async fn guard(request: ToolRequest<'_>, next: Next<'_>) -> Result<CallOutcome, ToolError> {{ Ok(next.run(request).await) }}` and register `middleware::from_fn(guard)`"
+)]
+pub trait MiddlewareFn<'a>: Send + Sync + 'static {
+    /// The future the function returns.
+    type Future: Future<Output = Result<CallOutcome, ToolError>> + Send + 'a;
+
+    /// Calls the function.
+    fn call(&self, request: ToolRequest<'a>, next: Next<'a>) -> Self::Future;
+}
+
+impl<'a, F, Fut> MiddlewareFn<'a> for F
+where
+    F: Fn(ToolRequest<'a>, Next<'a>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<CallOutcome, ToolError>> + Send + 'a,
+{
+    type Future = Fut;
+
+    fn call(&self, request: ToolRequest<'a>, next: Next<'a>) -> Fut {
+        self(request, next)
     }
 }
 
@@ -206,30 +263,52 @@ impl<'a> ToolRequest<'a> {
 
 /// The rest of the chain: the middlewares registered after this one, then the tool.
 pub struct Next<'a> {
-    rest: &'a [Box<dyn ToolMiddleware>],
+    rest: &'a [Box<dyn Layer>],
     /// The registry's run of the call, created by the caller and not yet polled.
     tool: Pin<&'a mut (dyn Future<Output = CallOutcome> + Send + 'a)>,
+}
+
+impl fmt::Debug for Next<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Next")
+            .field("middlewares", &self.rest.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> Next<'a> {
     /// Runs the rest of the chain and the tool. A later middleware's refusal comes back as
     /// an outcome with its error, as the client will see it; its panic, as an
-    /// `internal_error`.
-    pub async fn run(self, request: ToolRequest<'a>) -> CallOutcome {
-        let Some((first, rest)) = self.rest.split_first() else {
-            return self.tool.await;
+    /// `internal_error`. The request may borrow for a lifetime other than this `Next`'s, so
+    /// that `handle(&self, request: ToolRequest<'_>, next: Next<'_>)` can pass its own.
+    pub async fn run(self, request: ToolRequest<'_>) -> CallOutcome {
+        let this = self.shorten();
+        let Some((first, rest)) = this.rest.split_first() else {
+            return this.tool.await;
         };
         let next = Next {
             rest,
-            tool: self.tool,
+            tool: this.tool,
         };
-        match CatchUnwind(first.handle(request, next)).await {
+        match CatchUnwind(first.handle_boxed(request, next)).await {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(error)) => error_result(request.info, error),
             Err(payload) => error_result(
                 request.info,
                 ToolError::internal(Panicked::in_middleware(payload)),
             ),
+        }
+    }
+
+    /// The same chain, borrowed for a shorter lifetime: the tool's future is behind a `&mut`,
+    /// which fixes its lifetime, but a trait object's may shrink.
+    fn shorten<'c>(self) -> Next<'c>
+    where
+        'a: 'c,
+    {
+        Next {
+            rest: self.rest,
+            tool: self.tool,
         }
     }
 }
@@ -241,7 +320,7 @@ fn covers(only: Option<&[String]>, name: &str) -> bool {
 
 /// Runs `tool`, the registry's run of one call, inside `chain`.
 pub(crate) async fn run_chain(
-    chain: &[Box<dyn ToolMiddleware>],
+    chain: &[Box<dyn Layer>],
     info: &ToolInfo,
     arguments: Option<&Value>,
     scope: &CallScope,

@@ -7,11 +7,10 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::{Next, ToolMiddleware, ToolRequest};
+use super::{Middleware, Next, ToolRequest};
 use crate::dispatch::CallOutcome;
 use crate::error::ToolError;
 use crate::render;
-use crate::tool::BoxFuture;
 
 /// How many idle buckets a limit keeps before it forgets the full ones.
 const PRUNE_ABOVE: usize = 4096;
@@ -182,32 +181,28 @@ fn prune(
     by_tool.values().map(HashMap::len).sum()
 }
 
-impl ToolMiddleware for RateLimit {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        Box::pin(async move {
-            let name = request.tool().name();
-            if !super::covers(self.only.as_deref(), name) {
-                return Ok(next.run(request).await);
-            }
-            let tool = if self.per_tool { name } else { "" };
-            let caller = match (self.per_principal, request.principal()) {
-                (true, Some(principal)) => principal.subject(),
-                _ => "",
-            };
-            if let Err(wait) = self.take(tool, caller, Instant::now()) {
-                let limited = (self.per_tool
-                    || self.only.as_ref().is_some_and(|only| only.len() == 1))
+impl Middleware for RateLimit {
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        let name = request.tool().name();
+        if !super::covers(self.only.as_deref(), name) {
+            return Ok(next.run(request).await);
+        }
+        let tool = if self.per_tool { name } else { "" };
+        let caller = match (self.per_principal, request.principal()) {
+            (true, Some(principal)) => principal.subject(),
+            _ => "",
+        };
+        if let Err(wait) = self.take(tool, caller, Instant::now()) {
+            let limited = (self.per_tool || self.only.as_ref().is_some_and(|only| only.len() == 1))
                 .then_some(name);
-                let message =
-                    render::rate_limited(limited, self.per_principal, self.calls, self.per);
-                return Err(ToolError::rate_limited(message).with_retry_after(wait));
-            }
-            Ok(next.run(request).await)
-        })
+            let message = render::rate_limited(limited, self.per_principal, self.calls, self.per);
+            return Err(ToolError::rate_limited(message).with_retry_after(wait));
+        }
+        Ok(next.run(request).await)
     }
 }
 

@@ -6,10 +6,9 @@ use std::time::Instant;
 use tracing::field::{Empty, display};
 use tracing::{Instrument, Level, Span};
 
-use super::{Next, ToolMiddleware, ToolRequest};
+use super::{Middleware, Next, ToolRequest};
 use crate::dispatch::CallOutcome;
 use crate::error::ToolError;
-use crate::tool::BoxFuture;
 
 /// A W3C `traceparent` (Trace Context, level 1), as a client sends it in a request's
 /// `_meta.traceparent` (SEP-414): the trace the call belongs to and the client's span that
@@ -256,49 +255,47 @@ impl TraceCalls {
     }
 }
 
-impl ToolMiddleware for TraceCalls {
-    fn handle<'a>(
-        &'a self,
-        request: ToolRequest<'a>,
-        next: Next<'a>,
-    ) -> BoxFuture<'a, Result<CallOutcome, ToolError>> {
-        Box::pin(async move {
-            let span = self.span(request.tool().name());
-            if span.is_disabled() {
-                return Ok(next.run(request).await);
+impl Middleware for TraceCalls {
+    async fn handle(
+        &self,
+        request: ToolRequest<'_>,
+        next: Next<'_>,
+    ) -> Result<CallOutcome, ToolError> {
+        let span = self.span(request.tool().name());
+        if span.is_disabled() {
+            return Ok(next.run(request).await);
+        }
+        if let Some(parent) = request.trace_parent() {
+            span.record("trace_id", display(Hex(&parent.trace_id)));
+            span.record("parent_span_id", display(Hex(&parent.parent_id)));
+            if let Some(hook) = &self.on_parent {
+                hook(&span, &parent);
             }
-            if let Some(parent) = request.trace_parent() {
-                span.record("trace_id", display(Hex(&parent.trace_id)));
-                span.record("parent_span_id", display(Hex(&parent.parent_id)));
-                if let Some(hook) = &self.on_parent {
-                    hook(&span, &parent);
-                }
-            }
-            let mut unfinished = Unfinished {
-                span: &span,
-                started: Instant::now(),
-                armed: true,
-            };
-            let outcome = next.run(request).instrument(span.clone()).await;
-            unfinished.armed = false;
-            span.record(
-                "duration_ms",
-                unfinished.started.elapsed().as_secs_f64() * 1000.0,
-            );
-            let code = match outcome.code() {
-                Some(code) => code.as_str(),
-                None if outcome.is_error() => "error",
-                None => "ok",
-            };
-            span.record("outcome", code);
-            if let Some(id) = outcome.correlation_id() {
-                span.record("correlation_id", id);
-            }
-            if outcome.is_error() {
-                span.record("otel.status_code", "ERROR");
-            }
-            Ok(outcome)
-        })
+        }
+        let mut unfinished = Unfinished {
+            span: &span,
+            started: Instant::now(),
+            armed: true,
+        };
+        let outcome = next.run(request).instrument(span.clone()).await;
+        unfinished.armed = false;
+        span.record(
+            "duration_ms",
+            unfinished.started.elapsed().as_secs_f64() * 1000.0,
+        );
+        let code = match outcome.code() {
+            Some(code) => code.as_str(),
+            None if outcome.is_error() => "error",
+            None => "ok",
+        };
+        span.record("outcome", code);
+        if let Some(id) = outcome.correlation_id() {
+            span.record("correlation_id", id);
+        }
+        if outcome.is_error() {
+            span.record("otel.status_code", "ERROR");
+        }
+        Ok(outcome)
     }
 }
 

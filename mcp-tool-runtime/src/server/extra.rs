@@ -3,7 +3,9 @@
 //!
 //! rmcp's `ServerHandler` has `async fn`s, so `dyn ServerHandler` does not exist. The
 //! methods `McpServer` hands over are restated here with boxed futures and implemented for
-//! every handler, so that `McpServer<S>` keeps its one type parameter.
+//! every shared handler, so that `McpServer<S>` keeps its one type parameter. A handler is
+//! held as a [`Shared`]: its own (`with_handler`), or the server's state or a part of it
+//! (`with_handler_of`), reached the way a tool of a part reaches its state.
 
 #![allow(deprecated)] // rmcp marks resources/subscribe legacy (2026-07-28); 2025-11-25 has it.
 
@@ -19,7 +21,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use crate::tool::BoxFuture;
+use crate::tool::{BoxFuture, Shared};
 
 type Answer<'a, T> = BoxFuture<'a, Result<T, ErrorData>>;
 type Request = RequestContext<RoleServer>;
@@ -77,9 +79,9 @@ pub(crate) trait ExtraHandler: Send + Sync + 'static {
     ) -> BoxFuture<'_, ()>;
 }
 
-impl<H: ServerHandler> ExtraHandler for H {
+impl<H: ServerHandler> ExtraHandler for Shared<H> {
     fn info(&self) -> ServerConfig {
-        self.get_info()
+        ServerHandler::get_info(&**self)
     }
 
     fn list_resources(
@@ -87,7 +89,7 @@ impl<H: ServerHandler> ExtraHandler for H {
         page: Option<PaginatedRequestParams>,
         cx: Request,
     ) -> Answer<'_, ListResourcesResult> {
-        Box::pin(ServerHandler::list_resources(self, page, cx))
+        Box::pin(ServerHandler::list_resources(&**self, page, cx))
     }
 
     fn list_resource_templates(
@@ -95,7 +97,7 @@ impl<H: ServerHandler> ExtraHandler for H {
         page: Option<PaginatedRequestParams>,
         cx: Request,
     ) -> Answer<'_, ListResourceTemplatesResult> {
-        Box::pin(ServerHandler::list_resource_templates(self, page, cx))
+        Box::pin(ServerHandler::list_resource_templates(&**self, page, cx))
     }
 
     fn read_resource(
@@ -103,26 +105,26 @@ impl<H: ServerHandler> ExtraHandler for H {
         request: ReadResourceRequestParams,
         cx: Request,
     ) -> Answer<'_, ReadResourceResponse> {
-        Box::pin(ServerHandler::read_resource(self, request, cx))
+        Box::pin(ServerHandler::read_resource(&**self, request, cx))
     }
 
     fn subscribe(&self, request: SubscribeRequestParams, cx: Request) -> Answer<'_, ()> {
-        Box::pin(ServerHandler::subscribe(self, request, cx))
+        Box::pin(ServerHandler::subscribe(&**self, request, cx))
     }
 
     fn unsubscribe(&self, request: UnsubscribeRequestParams, cx: Request) -> Answer<'_, ()> {
-        Box::pin(ServerHandler::unsubscribe(self, request, cx))
+        Box::pin(ServerHandler::unsubscribe(&**self, request, cx))
     }
 
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        ServerHandler::accepted_subscription_filter(self, requested)
+        ServerHandler::accepted_subscription_filter(&**self, requested)
     }
 
     fn listen(&self, cx: SubscriptionContext) -> Answer<'_, ()> {
-        Box::pin(ServerHandler::listen(self, cx))
+        Box::pin(ServerHandler::listen(&**self, cx))
     }
 
     fn list_prompts(
@@ -130,7 +132,7 @@ impl<H: ServerHandler> ExtraHandler for H {
         page: Option<PaginatedRequestParams>,
         cx: Request,
     ) -> Answer<'_, ListPromptsResult> {
-        Box::pin(ServerHandler::list_prompts(self, page, cx))
+        Box::pin(ServerHandler::list_prompts(&**self, page, cx))
     }
 
     fn get_prompt(
@@ -138,15 +140,15 @@ impl<H: ServerHandler> ExtraHandler for H {
         request: GetPromptRequestParams,
         cx: Request,
     ) -> Answer<'_, GetPromptResponse> {
-        Box::pin(ServerHandler::get_prompt(self, request, cx))
+        Box::pin(ServerHandler::get_prompt(&**self, request, cx))
     }
 
     fn complete(&self, request: CompleteRequestParams, cx: Request) -> Answer<'_, CompleteResult> {
-        Box::pin(ServerHandler::complete(self, request, cx))
+        Box::pin(ServerHandler::complete(&**self, request, cx))
     }
 
     fn on_initialized(&self, cx: Notification) -> BoxFuture<'_, ()> {
-        Box::pin(ServerHandler::on_initialized(self, cx))
+        Box::pin(ServerHandler::on_initialized(&**self, cx))
     }
 
     fn on_cancelled(
@@ -154,7 +156,7 @@ impl<H: ServerHandler> ExtraHandler for H {
         params: CancelledNotificationParam,
         cx: Notification,
     ) -> BoxFuture<'_, ()> {
-        Box::pin(ServerHandler::on_cancelled(self, params, cx))
+        Box::pin(ServerHandler::on_cancelled(&**self, params, cx))
     }
 
     fn on_progress(
@@ -162,11 +164,11 @@ impl<H: ServerHandler> ExtraHandler for H {
         params: ProgressNotificationParam,
         cx: Notification,
     ) -> BoxFuture<'_, ()> {
-        Box::pin(ServerHandler::on_progress(self, params, cx))
+        Box::pin(ServerHandler::on_progress(&**self, params, cx))
     }
 
     fn on_roots_list_changed(&self, cx: Notification) -> BoxFuture<'_, ()> {
-        Box::pin(ServerHandler::on_roots_list_changed(self, cx))
+        Box::pin(ServerHandler::on_roots_list_changed(&**self, cx))
     }
 
     fn on_custom_notification(
@@ -175,7 +177,7 @@ impl<H: ServerHandler> ExtraHandler for H {
         cx: Notification,
     ) -> BoxFuture<'_, ()> {
         Box::pin(ServerHandler::on_custom_notification(
-            self,
+            &**self,
             notification,
             cx,
         ))

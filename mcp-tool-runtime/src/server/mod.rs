@@ -27,12 +27,15 @@ use self::rounds::{DEFAULT_STATE_TTL, Sealer};
 use crate::dispatch::{CallOutcome, Live, LiveTools, RegistryError, ToolRegistry, UnknownTool};
 use crate::error::Violation;
 use crate::input::{InputLimits, InputMode};
-use crate::middleware::{ToolMiddleware, run_chain};
+use crate::middleware::{Layer, Middleware, run_chain};
 use crate::schema::SchemaProfile;
 use crate::tool::{Arguments, CallScope, Principal, Session, Shared, ToolDef, ToolInfo, ToolSet};
 
 /// Which tools a caller may see and call ([`ServerBuilder::visibility`]).
 type Visibility = Arc<dyn Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync>;
+
+/// Makes the `with_handler` handler once the state is shared, since it may be part of it.
+type MakeHandler<S> = Box<dyn FnOnce(&Shared<S>) -> Arc<dyn ExtraHandler> + Send + Sync>;
 
 /// Collects the state, the tools and the server's identity. Start with
 /// [`McpServer::builder`].
@@ -45,8 +48,8 @@ pub struct ServerBuilder<S> {
     default_timeout: Option<Duration>,
     input_mode: InputMode,
     input_limits: InputLimits,
-    handler: Option<Arc<dyn ExtraHandler>>,
-    middleware: Vec<Box<dyn ToolMiddleware>>,
+    handler: Option<MakeHandler<S>>,
+    middleware: Vec<Box<dyn Layer>>,
     visibility: Option<Visibility>,
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
@@ -54,12 +57,14 @@ pub struct ServerBuilder<S> {
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
-    /// Adds a middleware around every tool call ([`ToolMiddleware`]; built-ins:
-    /// [`crate::middleware::TraceCalls`], [`crate::middleware::RateLimit`], [`crate::middleware::ConcurrencyLimit`]). Several run
+    /// Adds a middleware around every tool call ([`Middleware`], or an `async fn` through
+    /// [`from_fn`](crate::middleware::from_fn); built-ins:
+    /// [`crate::middleware::TraceCalls`], [`crate::middleware::RateLimit`],
+    /// [`crate::middleware::ConcurrencyLimit`]). Several run
     /// in the order they were added, the first outermost, and all outside argument checks,
     /// panic catching and time limits. In-process calls ([`McpServer::call`]) go through
     /// them too.
-    pub fn middleware(mut self, middleware: impl ToolMiddleware) -> Self {
+    pub fn middleware(mut self, middleware: impl Middleware) -> Self {
         self.middleware.push(Box::new(middleware));
         self
     }
@@ -70,6 +75,12 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// server does not have, whose suggestions name only tools the caller may see. The
     /// principal is the one the HTTP token verifier established; `None` on stdio, for
     /// in-process calls ([`McpServer::call`]) and when no verifier is configured.
+    ///
+    /// The rule is `|principal: Option<&Principal>, tool: &ToolInfo| -> bool` (the tool's name
+    /// is `tool.name()`). Write both parameters' types or neither: when one written type is
+    /// wrong, rustc drops the whole expected signature and reports "type annotations needed"
+    /// at the other parameter instead (rustc 1.95); with both written, it reports the
+    /// mismatch and the expected signature.
     ///
     /// ```
     /// use mcp_tool_runtime::{McpServer, mcp_tool};
@@ -242,7 +253,65 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     ///
     #[doc = include_str!("../../docs/beside-the-tools.md")]
     pub fn with_handler<H: rmcp::ServerHandler>(mut self, handler: H) -> Self {
-        self.handler = Some(Arc::new(handler));
+        self.handler = Some(Box::new(|_| Arc::new(Shared::new(handler))));
+        self
+    }
+
+    /// Serves the resources, prompts and completions of a handler the server's state holds,
+    /// as [`with_handler`](Self::with_handler) does: the state itself
+    /// (`|counter: &Counter| counter`), or a part of it (`|app: &App| &app.docs`), as
+    /// [`tool_set_of`](Self::tool_set_of) picks out tools. So one type can be both the tools'
+    /// state and the rmcp `ServerHandler` of its prompts and resources, and both see the same
+    /// data, with no `Arc` to share by hand; it is how rmcp's examples, whose one struct
+    /// carries tools, prompts and resources, port (see `docs/from-rmcp.md`).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// use mcp_tool_runtime::rmcp::model::{
+    ///     ListResourcesResult, PaginatedRequestParams, Resource, ServerCapabilities, ServerConfig,
+    /// };
+    /// use mcp_tool_runtime::rmcp::service::RequestContext;
+    /// use mcp_tool_runtime::rmcp::{ErrorData, RoleServer, ServerHandler};
+    /// use mcp_tool_runtime::{McpServer, mcp_tool, mcp_tools};
+    ///
+    /// #[derive(Default)]
+    /// struct Counter { count: AtomicU64 }
+    ///
+    /// #[mcp_tools]
+    /// impl Counter {
+    ///     /// Add one to the counter.
+    ///     #[mcp_tool]
+    ///     fn increment(&self) -> String {
+    ///         (self.count.fetch_add(1, Ordering::Relaxed) + 1).to_string()
+    ///     }
+    /// }
+    ///
+    /// /// The counter's value, as a resource named after it.
+    /// impl ServerHandler for Counter {
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         ServerConfig::new(ServerCapabilities::builder().enable_resources().build())
+    ///     }
+    ///
+    ///     async fn list_resources(
+    ///         &self,
+    ///         _page: Option<PaginatedRequestParams>,
+    ///         _cx: RequestContext<RoleServer>,
+    ///     ) -> Result<ListResourcesResult, ErrorData> {
+    ///         let name = format!("count-{}", self.count.load(Ordering::Relaxed));
+    ///         Ok(ListResourcesResult::with_all_items(vec![Resource::new("counter://count", name)]))
+    ///     }
+    /// }
+    ///
+    /// let server = McpServer::builder(Counter::default())
+    ///     .tool_set()
+    ///     .with_handler_of(|counter: &Counter| counter)
+    ///     .build()?;
+    /// assert!(server.get_info().capabilities.resources.is_some());
+    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
+    /// ```
+    pub fn with_handler_of<H: rmcp::ServerHandler>(mut self, part: fn(&S) -> &H) -> Self {
+        self.handler = Some(Box::new(move |state| Arc::new(state.part(part))));
         self
     }
 
@@ -311,7 +380,8 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     }
 
     /// Builds the registry and publishes every tool definition once. Fails when there is no
-    /// tool, or when two tools share a name.
+    /// tool, when two tools share a name, or when a tool built at run time has a name MCP does
+    /// not allow ([`RegistryError::InvalidName`]).
     pub fn build(self) -> Result<McpServer<S>, RegistryError> {
         if self.tools.is_empty() {
             return Err(RegistryError::NoTools);
@@ -320,14 +390,16 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
             .implementation
             .unwrap_or_else(|| default_implementation(&self.tools));
         let live = Live::new(self.tools, self.profile, self.input_mode, self.input_limits)?;
+        let state = Shared::new(self.state);
+        let handler = self.handler.map(|make| make(&state));
         Ok(McpServer {
             inner: Arc::new(Inner {
-                state: Shared::new(self.state),
+                state,
                 live: Arc::new(live),
                 visibility: self.visibility,
                 info: handler::base_info(implementation, self.instructions),
                 default_timeout: self.default_timeout,
-                handler: self.handler,
+                handler,
                 middleware: self.middleware,
                 sealer: Sealer::new(self.request_state_key, self.request_state_ttl)?,
                 cache_hints: self.cache_hints,
@@ -373,7 +445,7 @@ struct Inner<S> {
     default_timeout: Option<Duration>,
     /// The user's handler of everything but tools and logging (`with_handler`).
     handler: Option<Arc<dyn ExtraHandler>>,
-    middleware: Vec<Box<dyn ToolMiddleware>>,
+    middleware: Vec<Box<dyn Layer>>,
     /// Seals the answers a 2026-07-28 call carries from round to round.
     sealer: Sealer,
     cache_hints: CacheHints,

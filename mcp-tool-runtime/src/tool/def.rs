@@ -73,7 +73,8 @@ impl<S: 'static> ToolDef<S> {
     /// ([`IntoToolOutput`]), and gives the tool its output schema the same way. A handler
     /// that blocks should do its work in [`run_blocking`](crate::__private::run_blocking)'s
     /// public counterpart, a `#[mcp_tool]` sync function, or `tokio::task::spawn_blocking`.
-    /// Fails when the schema is not one the runtime can check ([`ToolInfo::from_schema`]).
+    /// Fails when the name is not an MCP tool name, or the schema is not one the runtime can
+    /// check ([`ToolInfo::from_schema`]).
     ///
     /// ```
     /// use mcp_tool_runtime::{McpServer, ToolDef, ToolError};

@@ -8,6 +8,7 @@ use rmcp::model::{Icon, JsonObject, MetaObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde_json::Value;
 
+use super::name::ToolNameError;
 use super::output::IntoToolOutput;
 use crate::input::{self, InputSpec, SchemaProblem};
 use crate::render;
@@ -93,9 +94,11 @@ impl ToolInfo {
     /// [`ToolDef::from_schema`](crate::ToolDef::from_schema) does both at once.
     ///
     /// Every call is checked against the schema with the same messages as a `#[mcp_tool]`'s.
-    /// Fails when the schema does not describe an object, or uses a keyword the runtime cannot
-    /// check (`not`, `if`, `patternProperties`, a `$ref` that is not `#/$defs/...`, ...): a
-    /// rule the server published but did not enforce would let bad calls through.
+    /// Fails when the name is not an MCP tool name ([`ToolNameError`], the error
+    /// `#[mcp_tool]` gives at compile time), when the schema does not describe an object, or
+    /// when it uses a keyword the runtime cannot check (`not`, `if`, `patternProperties`, a
+    /// `$ref` that is not `#/$defs/...`, ...): a rule the server published but did not
+    /// enforce would let bad calls through.
     ///
     /// ```
     /// use mcp_tool_runtime::ToolInfo;
@@ -113,10 +116,16 @@ impl ToolInfo {
         input_schema: Value,
     ) -> Result<ToolInfoBuilder, SchemaError> {
         let name = name.into();
-        if let Err(problem) = input::check_schema(&input_schema) {
+        let refused = match ToolNameError::check(&name) {
+            Err(error) => Some(Refused::Name(error)),
+            Ok(()) => input::check_schema(&input_schema)
+                .err()
+                .map(Refused::Schema),
+        };
+        if let Some(refused) = refused {
             return Err(SchemaError {
                 tool: name.into_owned(),
-                problem,
+                refused,
             });
         }
         let input = InputSpec::exact(name.clone(), input_schema);
@@ -292,15 +301,23 @@ impl ToolInfo {
     }
 }
 
-/// Why a run-time tool's input schema was refused ([`ToolInfo::from_schema`]).
+/// Why a run-time tool was refused ([`ToolInfo::from_schema`]): its name is not an MCP
+/// tool name, or its input schema is not one the runtime can check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaError {
     tool: String,
-    problem: SchemaProblem,
+    refused: Refused,
+}
+
+/// What [`SchemaError`] refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Refused {
+    Name(ToolNameError),
+    Schema(SchemaProblem),
 }
 
 impl SchemaError {
-    /// The tool whose schema was refused.
+    /// The name of the tool that was refused.
     pub fn tool(&self) -> &str {
         &self.tool
     }
@@ -309,7 +326,11 @@ impl SchemaError {
 impl std::fmt::Display for SchemaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let tool = &self.tool;
-        match &self.problem {
+        let problem = match &self.refused {
+            Refused::Schema(problem) => problem,
+            Refused::Name(error) => return error.fmt(f),
+        };
+        match problem {
             SchemaProblem::NotAnObject => write!(
                 f,
                 "the input schema of tool '{tool}' does not describe a JSON object: \
@@ -334,7 +355,15 @@ impl std::fmt::Display for SchemaError {
     }
 }
 
-impl std::error::Error for SchemaError {}
+/// The source of a refused name is its [`ToolNameError`].
+impl std::error::Error for SchemaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.refused {
+            Refused::Name(error) => Some(error),
+            Refused::Schema(_) => None,
+        }
+    }
+}
 
 /// Sets the optional parts of a [`ToolInfo`].
 #[derive(Debug)]
