@@ -13,10 +13,10 @@
 use serde_json::{Map, Value};
 use validator::ValidationErrors;
 
-use super::spec::InputSpec;
-use super::validator::violations;
-use super::wire::declared_order;
 use crate::error::{ArgPath, Found, PathSegment, Violation};
+use crate::input::spec::InputSpec;
+use crate::input::validator::violations;
+use crate::input::wire::declared_order;
 use crate::schema::SchemaDoc;
 
 /// How many items of a list are checked at a time: few enough that a part's problems stay
