@@ -12,10 +12,10 @@ mod finite;
 mod info;
 mod output;
 mod principal;
+mod rounds;
 mod state;
 
 pub use asking::Question;
-pub(crate) use asking::Rounds;
 pub use blocking::run_blocking;
 #[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
@@ -30,4 +30,5 @@ pub use info::{Hints, SchemaError, ToolInfo, ToolInfoBuilder};
 pub use output::{IntoToolOutput, Json};
 pub use principal::Principal;
 pub(crate) use principal::principal_of;
+pub(crate) use rounds::Rounds;
 pub use state::Shared;
