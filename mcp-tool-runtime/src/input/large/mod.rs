@@ -1,4 +1,5 @@
-//! The large-input path: an input of more than [`LARGE_INPUT_VALUES`] values that
+//! The large-input path: an input of more than [`LARGE_INPUT_VALUES`] values (see
+//! [`crate::large`]) that
 //! deserialized is checked against its schema, and its long lists' items a part at a time
 //! ([`parts`]), before `validator` checks it whole.
 
@@ -9,10 +10,8 @@ use serde_json::Value;
 use super::slow::walk;
 use super::spec::InputSpec;
 use crate::error::Found;
+use crate::large::LARGE_INPUT_VALUES;
 use parts::Check;
-
-/// How many JSON values make an input large: a few milliseconds of checking when it is bad.
-const LARGE_INPUT_VALUES: usize = 10_000;
 
 /// Whether `arguments` holds more than `LARGE_INPUT_VALUES` values; stops counting there, so
 /// a small input costs a few nanoseconds.

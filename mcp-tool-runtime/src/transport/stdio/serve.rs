@@ -11,12 +11,8 @@ use super::options::StdioOptions;
 use super::signals::stop_on_signal;
 use super::transport::LineTransport;
 use crate::StderrLog;
+use crate::large::RELEASE_AFTER_LINE_BYTES;
 use crate::server::{McpServer, ServeError};
-
-/// How many bytes of large lines must have been read since memory was last given back (some
-/// 10 MiB while parsed) before it is given back again: a stdio server has one client, whose
-/// large calls come one at a time.
-const RELEASE_AFTER_LINE_BYTES: u64 = 256 * 1024;
 
 impl<S: Send + Sync + 'static> McpServer<S> {
     /// Serves MCP over this process's stdin and stdout until the client disconnects, with

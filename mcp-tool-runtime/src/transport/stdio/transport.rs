@@ -241,7 +241,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for LineTransp
             }
             let inbound = match oversized::screen(trimmed, &self.limits) {
                 Screen::Pass => jsonrpc::classify(trimmed),
-                Screen::Replace(stand_in) => jsonrpc::classify(&stand_in),
+                Screen::Replace(stand_in) => stand_in.classify().1,
                 Screen::Answer(inbound) => inbound,
             };
             let inbound = match inbound {
