@@ -61,7 +61,7 @@ pub(crate) const DEFAULT_MAX_OBJECT_KEYS: usize = 10_000;
 pub(crate) const DEFAULT_MAX_VALUES: usize = 200_000;
 
 /// A POST body past this size is screened on the sync tools' threads, not on the executor,
-/// and read whole rather than quickly (a `tools/call`'s arguments are then carried past rmcp).
+/// and read whole rather than quickly (a `tools/call`'s arguments are then handed to the server beside what rmcp reads).
 pub(crate) const LARGE_BODY_BYTES: usize = 64 * 1024;
 
 /// How many JSON values make an input large: a few milliseconds of checking when it is bad.

@@ -366,40 +366,24 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     async fn call_tool(
         &self,
         mut request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let RequestContext {
-            ct,
-            id,
-            mut meta,
-            mut extensions,
-            peer,
-            ..
-        } = context;
         if let Some(request_meta) = request.meta.take() {
-            meta.extend(request_meta);
+            context.meta.extend(request_meta);
         }
-        let arguments = take_arguments(&mut request, &mut extensions);
+        let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
-        let tool = self.lookup(&registry, &request.name, self.caller(&extensions))?;
-        let round = self.open_round(&request, &meta, &extensions, arguments.sent.as_ref())?;
-        let connected = Connected {
-            peer,
-            session: Arc::clone(&self.session),
-            request_id: id,
-            meta,
-            extensions,
-            tool: tool.info().name_cow(),
-            rounds: round.as_ref().map(|(rounds, _)| Arc::clone(rounds)),
-        };
-        let scope = CallScope::connected(connected, ct);
+        let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
+        let sent = arguments.sent.as_ref();
+        let round = self.open_round(&request, &context.meta, &context.extensions, sent)?;
+        let scope = self.call_scope(context, tool.info().name_cow(), round.as_ref());
         // Boxed: rmcp moves the future of each request several times (into its task, then
         // its stage), and the call's own (middleware, time limit, panic catching) is the
         // largest part of it; one allocation costs less than copying it each time.
         let call = Box::pin(self.run_call(
             &registry,
             tool,
-            arguments.sent.as_ref(),
+            sent,
             arguments.refused,
             &scope,
             self.inner.default_timeout,
@@ -443,6 +427,33 @@ impl<S> McpServer<S> {
             Some(_) => principal_of(extensions),
             None => None,
         }
+    }
+
+    /// What the tool's context holds of the call, and the call's cancellation.
+    fn call_scope(
+        &self,
+        context: RequestContext<RoleServer>,
+        tool: Cow<'static, str>,
+        round: Option<&Round>,
+    ) -> CallScope {
+        let RequestContext {
+            ct,
+            id,
+            meta,
+            extensions,
+            peer,
+            ..
+        } = context;
+        let connected = Connected {
+            peer,
+            session: Arc::clone(&self.session),
+            request_id: id,
+            meta,
+            extensions,
+            tool,
+            rounds: round.map(|(rounds, _)| Arc::clone(rounds)),
+        };
+        CallScope::connected(connected, ct)
     }
 
     /// The round of a call on protocol 2026-07-28: the answers it carries, unsealed, and

@@ -38,7 +38,7 @@ pub(crate) fn screen(bytes: &[u8], limits: &InputLimits) -> Screen {
     };
     let path = full_path(&found);
     tracing::info!(%path, count = found.count, limit = found.limit, "refused a message over the size limits");
-    let envelope = Envelope::read(bytes);
+    let envelope = RefusedEnvelope::read(bytes);
     let Some(id) = envelope.id.filter(is_id) else {
         let why = format!("'{path}' has {} entries, over the limit", found.count);
         return Screen::Answer(Inbound::Ignore(why));
@@ -105,25 +105,25 @@ impl StandIn {
 /// are scalars. Every array and object in it, the oversized one among them, is skipped
 /// without being built.
 #[derive(Default)]
-struct Envelope {
+struct RefusedEnvelope {
     id: Option<Value>,
     method: Option<String>,
     name: Option<String>,
 }
 
-impl Envelope {
+impl RefusedEnvelope {
     /// The envelope of `bytes`; what cannot be read is left out.
     fn read(bytes: &[u8]) -> Self {
         let mut envelope = Self::default();
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        let _ = deserializer.deserialize_map(EnvelopeVisitor(&mut envelope));
+        let _ = deserializer.deserialize_map(RefusedEnvelopeVisitor(&mut envelope));
         envelope
     }
 }
 
-struct EnvelopeVisitor<'e>(&'e mut Envelope);
+struct RefusedEnvelopeVisitor<'e>(&'e mut RefusedEnvelope);
 
-impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
+impl<'de> Visitor<'de> for RefusedEnvelopeVisitor<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,6 +1,7 @@
 //! The hardened line transport: each line checked (see the `jsonrpc` module) before rmcp
 //! reads it. Well-formed messages reach rmcp unchanged, except a `tools/call` whose
-//! `arguments` is not an object (which the transports move to `_meta`).
+//! `arguments` is not an object, or was refused for its size: that is handed to the server
+//! beside the message ([`Handoff`](crate::server::Handoff)).
 
 use std::io;
 use std::sync::Arc;
