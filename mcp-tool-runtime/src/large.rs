@@ -14,7 +14,7 @@
 //!    anything is parsed (`transport/oversized.rs`): a `tools/call` is answered with an
 //!    `isError` result through the server, which the transport hands the refusal
 //!    (`server/handoff.rs`), any other request with -32602.
-//! 2. **Large to read.** An HTTP body over [`LARGE_BODY_BYTES`] (64 KiB) is screened on the
+//! 2. **Large to read.** An HTTP body over `LARGE_BODY_BYTES` (64 KiB) is screened on the
 //!    sync tools' threads rather than on the executor, and read whole, once, so that rmcp
 //!    reads it without its arguments (`transport/http/endpoint.rs`). Below it a body gets only
 //!    a quick read of its envelope: the common small call pays for one parse, rmcp's.
@@ -28,8 +28,8 @@
 //!    [`COUNTED_INPUT_BYTES`] (16 KiB, a quarter of a large body) counts towards giving freed
 //!    memory back; a smaller one's memory is reused by the next. Freed memory is given back
 //!    once [`RELEASE_AFTER_LINE_BYTES`] (256 KiB) of counted lines were read over stdio, whose
-//!    one client sends its large calls one at a time, or [`RELEASE_AFTER_BODY_BYTES`] (4 MiB)
-//!    of counted bodies or [`RELEASE_AFTER_CLOSED_SESSIONS`] closed sessions over HTTP, whose
+//!    one client sends its large calls one at a time, or `RELEASE_AFTER_BODY_BYTES` (4 MiB)
+//!    of counted bodies or `RELEASE_AFTER_CLOSED_SESSIONS` closed sessions over HTTP, whose
 //!    many clients would otherwise make a steady load trim every few seconds.
 //!
 //! # Giving memory back is the library's default
@@ -62,6 +62,7 @@ pub(crate) const DEFAULT_MAX_VALUES: usize = 200_000;
 
 /// A POST body past this size is screened on the sync tools' threads, not on the executor,
 /// and read whole rather than quickly (a `tools/call`'s arguments are then handed to the server beside what rmcp reads).
+#[cfg(feature = "http")]
 pub(crate) const LARGE_BODY_BYTES: usize = 64 * 1024;
 
 /// How many JSON values make an input large: a few milliseconds of checking when it is bad.
@@ -84,8 +85,10 @@ pub(crate) const RELEASE_AFTER_LINE_BYTES: u64 = 256 * 1024;
 
 /// How many bytes of large request bodies must have been read since memory was last given
 /// back (some hundreds of MiB while parsed) before it is given back again.
+#[cfg(feature = "http")]
 pub(crate) const RELEASE_AFTER_BODY_BYTES: u64 = 4 * 1024 * 1024;
 
 /// How many sessions must have closed since memory was last given back (some 14 MiB of
 /// them) before it is given back again.
+#[cfg(feature = "http")]
 pub(crate) const RELEASE_AFTER_CLOSED_SESSIONS: usize = 256;
