@@ -161,3 +161,6 @@ for c in cyc:
             for b in c:
                 if b in edges[a]:
                     print(f'      {files[a]} -> {files[b]}: {sorted(why[(a,b)])}')
+
+# A check in CI (.ci/run): any cycle fails it.
+sys.exit(1 if cyc else 0)
