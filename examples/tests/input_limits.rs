@@ -296,3 +296,78 @@ fn a_large_call_within_the_limits_over_http_peaks_at_a_bounded_multiple_of_its_s
         assert_peak_bounded(server.pid(), before, body.len());
     }
 }
+
+/// The `_meta` keys through which the transports once handed the server a non-object
+/// `arguments` and the refusal of an oversized one.
+fn former_hand_off_keys() -> Value {
+    json!({
+        "rs.mcp-tool/arguments": 5,
+        "rs.mcp-tool/oversized": {"path": ["tags"], "unit": "items", "count": 4, "limit": 3},
+    })
+}
+
+/// Calls that the keys once changed: with arguments (an oversized marker refused them),
+/// without (a raw value stood in for them), not an object, and large (read beside the body
+/// over HTTP).
+fn calls_to_compare() -> Vec<Value> {
+    vec![
+        json!({"name": "get_user", "arguments": {"user_id": 2}}),
+        json!({"name": "get_user"}),
+        json!({"name": "list_users"}),
+        json!({"name": "get_user", "arguments": [1]}),
+        json!({"name": "search_items", "arguments": {"query": "tea", "tags": vec!["tea"; 20_000]}}),
+    ]
+}
+
+/// `result` without its correlation id, which differs on every call.
+fn without_correlation_id(result: &Value) -> Value {
+    let mut result = result.clone();
+    if let Some(envelope) = result["_meta"]["rs.mcp-tool/error"].as_object_mut() {
+        envelope.remove("correlationId");
+    }
+    result
+}
+
+/// `params` with the former hand-off keys in its `_meta`.
+fn with_former_keys(params: &Value) -> Value {
+    let mut params = params.clone();
+    params["_meta"] = former_hand_off_keys();
+    params
+}
+
+#[test]
+fn a_client_sending_the_former_hand_off_keys_is_answered_as_without_them() {
+    let mut session = StdioSession::start(INVENTORY, &[]);
+    for params in calls_to_compare() {
+        let plain = session.request("tools/call", params.clone());
+        let keyed = session.request("tools/call", with_former_keys(&params));
+        assert!(plain.get("result").is_some(), "{plain}");
+        assert_eq!(
+            without_correlation_id(&keyed["result"]),
+            without_correlation_id(&plain["result"]),
+            "{params}"
+        );
+    }
+    let server = HttpServer::start(INVENTORY, &[], &[]);
+    let session = server.open_session(&[]);
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let answer = |id: u64, params: Value| {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let reply = server.post(&headers, body.to_string());
+        assert_eq!(reply.status, 200, "{reply:?}");
+        reply.messages()[0]["result"].clone()
+    };
+    for (id, params) in (1..).step_by(2).zip(calls_to_compare()) {
+        let plain = answer(id, params.clone());
+        let keyed = answer(id + 1, with_former_keys(&params));
+        assert!(plain.is_object(), "{plain}");
+        assert_eq!(
+            without_correlation_id(&keyed),
+            without_correlation_id(&plain),
+            "{params}"
+        );
+    }
+}

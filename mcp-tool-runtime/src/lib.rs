@@ -144,6 +144,7 @@
 mod dispatch; // the registry: lookup, time limits, panics, failure log
 pub mod error; // ToolError, codes, violations, the envelope: facts, no words
 mod input; // arguments: serde and validator, repair, the schema walk
+mod large; // what "large" means: every size past which an input is treated differently
 pub mod middleware; // around each call: tracing, rate and concurrency limits, the user's own
 mod render; // every sentence the model reads, and the protocol results
 #[cfg(feature = "client")]

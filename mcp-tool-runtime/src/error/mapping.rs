@@ -63,7 +63,7 @@ static MAPPINGS: LazyLock<HashMap<TypeId, Convert>> = LazyLock::new(|| {
 });
 
 /// `error` through its type's registered mapping, or masked when its type has none.
-pub(super) fn classify<E>(error: E) -> ToolError
+fn classify<E>(error: E) -> ToolError
 where
     E: std::error::Error + Send + Sync + 'static,
 {
@@ -88,6 +88,20 @@ impl std::fmt::Display for MappingLost {
 }
 
 impl std::error::Error for MappingLost {}
+
+/// An error of a type with a registered mapping (`#[derive(ToolError)]`) converts through
+/// it; any other error is masked: its text goes to the log, never to the model.
+///
+/// `anyhow::Error` does not implement `std::error::Error`, and a `From` impl for it would
+/// clash with this one; convert it with `.map_err(ToolError::internal)`.
+impl<E> From<E> for ToolError
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    fn from(error: E) -> Self {
+        classify(error)
+    }
+}
 
 /// Registers a hand-written [`IntoToolError`] implementation so that `?` uses it.
 /// `#[derive(ToolError)]` does this itself. Shown as `error::register_error_mapping!`.

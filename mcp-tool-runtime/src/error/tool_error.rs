@@ -312,20 +312,6 @@ impl fmt::Debug for ToolError {
     }
 }
 
-/// An error of a type with a registered mapping (`#[derive(ToolError)]`) converts through
-/// it; any other error is masked: its text goes to the log, never to the model.
-///
-/// `anyhow::Error` does not implement `std::error::Error`, and a `From` impl for it would
-/// clash with this one; convert it with `.map_err(ToolError::internal)`.
-impl<E> From<E> for ToolError
-where
-    E: std::error::Error + Send + Sync + 'static,
-{
-    fn from(error: E) -> Self {
-        super::mapping::classify(error)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,12 @@
 use serde::de::Error as _;
 use serde_json::{Map, Value};
 
+use super::fast::parse_with;
+use super::limits::InputLimits;
+use super::reading::{Attempt, NothingParsed};
+use super::repair::InputMode;
+use super::slow::walk;
 use super::spec::InputSpec;
-use super::{Attempt, InputLimits, InputMode, parse_with, walk};
 use crate::error::ToolError;
 use crate::schema::is_object_schema;
 
@@ -167,5 +171,5 @@ pub(crate) fn parse_value(
         }
     };
     parse_with(arguments, spec, mode, limits, &mut read)?;
-    kept.ok_or_else(|| ToolError::internal(super::NothingParsed))
+    kept.ok_or_else(|| ToolError::internal(NothingParsed))
 }

@@ -6,10 +6,12 @@
 mod concurrency;
 mod rate;
 mod trace;
+mod trace_parent;
 
 pub use concurrency::ConcurrencyLimit;
 pub use rate::RateLimit;
-pub use trace::{TraceCalls, TraceParent};
+pub use trace::TraceCalls;
+pub use trace_parent::TraceParent;
 
 use std::fmt;
 use std::future::Future;

@@ -27,7 +27,7 @@ const LEAVE_OPEN: &[&str] = &[
 /// Returns whether any object was closed, i.e. whether the runtime must check keys that
 /// serde would ignore.
 ///
-/// [`ToolInfoBuilder::whole_input`]: crate::ToolInfoBuilder::whole_input
+/// [`ToolInfoBuilder::whole_input`]: crate::tool::ToolInfoBuilder::whole_input
 pub(crate) fn close_nested_objects(schema: &mut Value) -> bool {
     let Value::Object(root) = schema else {
         return false;

@@ -14,6 +14,7 @@ mod generate;
 mod portable;
 mod profile;
 mod rewrite;
+mod role;
 mod strict;
 
 pub(crate) use close::close_nested_objects;
@@ -23,6 +24,6 @@ pub(crate) use doc::{
 };
 pub(crate) use elicit::elicitation_form;
 pub(crate) use generate::{input_schema, is_object_schema, output_schema};
-pub(crate) use profile::SchemaRole;
 pub use profile::{SchemaProfile, UnknownProfile};
+pub(crate) use role::SchemaRole;
 pub(crate) use strict::{MAP_PAIR_KEY, MAP_PAIR_VALUE};

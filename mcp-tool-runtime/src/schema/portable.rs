@@ -2,11 +2,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::profile::SchemaRole;
 use super::rewrite::{
     accepts_anything, annotations_of, for_each_subschema, inline_document, is_object_type,
     normalize, single_types,
 };
+use super::role::SchemaRole;
 use crate::error::JsonType;
 
 /// The portable form of a canonical schema. See [`SchemaProfile`](super::SchemaProfile).

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::role::SchemaRole;
 use super::{gemini::gemini, portable::portable, strict::strict};
 
 /// How published schemas are shaped. Set once per server (a tool may set its own).
@@ -87,15 +88,6 @@ pub enum SchemaProfile {
     Gemini,
     /// JSON Schema 2020-12 exactly as schemars writes it, with `$schema` and `$defs`.
     Full,
-}
-
-/// Which side of a tool a schema describes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum SchemaRole {
-    /// The arguments the client sends.
-    Input,
-    /// The structured result the server returns.
-    Output,
 }
 
 /// A profile name that is none of `portable`, `strict`, `gemini`, `full`.

@@ -9,31 +9,28 @@ use std::sync::Arc;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult,
     CancelledNotificationParam, CompleteRequestParams, CompleteResult, CustomNotification,
-    CustomRequest, CustomResult, DiscoverResult, ErrorCode, ErrorData, GetPromptRequestMethod,
-    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
-    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse, RequestMetaObject,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CustomRequest, CustomResult, DiscoverResult, ErrorCode, ErrorData, Extensions,
+    GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse, Implementation,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
+    RequestMetaObject, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::McpServer;
 use super::extra::{ExtraHandler, merge_info};
+use super::handoff::take_arguments;
 use super::methods::NEWEST_PROTOCOL_VERSION;
-use super::methods::{
-    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, carried_arguments,
-    method_not_found, method_not_found_data,
-};
+use super::methods::{SUPPORTED_METHODS, method_not_found, method_not_found_data};
 use super::params::{invalid_params, params_problem};
 use super::rounds::binding;
 use crate::dispatch::UnknownTool;
-use crate::input::Oversized;
 use crate::render::{CANCELLED_BY_CLIENT, echoed_datum};
-use crate::tool::{Arguments, CallScope, Connected, Rounds, principal_of};
+use crate::tool::{Arguments, CallScope, Connected, Principal, Rounds, principal_of};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -364,103 +361,124 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         }
     }
 
+    /// A call: its arguments as the transport handed them, its tool, its round (on
+    /// 2026-07-28), then the tool's run, which the client may cancel.
     async fn call_tool(
         &self,
         mut request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let RequestContext {
-            ct,
-            id,
-            mut meta,
-            extensions,
-            peer,
-            ..
-        } = context;
         if let Some(request_meta) = request.meta.take() {
-            meta.extend(request_meta);
+            context.meta.extend(request_meta);
         }
-        // A non-object `arguments`, or the refusal of an oversized one, carried here by the
-        // transport (see `methods`).
-        let (raw, oversized) = if meta.is_empty() {
-            (None, None)
-        } else {
-            let oversized = meta.remove(OVERSIZED_META_KEY);
-            (meta.remove(RAW_ARGUMENTS_META_KEY), oversized)
-        };
-        let sent = request
-            .arguments
-            .take()
-            .or_else(|| carried_arguments(&extensions));
-        let arguments = match (sent, raw) {
-            (Some(object), _) => Some(Value::Object(object)),
-            (None, raw) => raw,
-        }
-        .map(Arguments::new);
+        let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
-        // Read only for a visibility rule: a call without one pays no extension lookup.
-        let principal = match &self.inner.visibility {
-            Some(_) => principal_of(&extensions),
-            None => None,
-        };
-        let tool = self.lookup(&registry, &request.name, principal)?;
-        let refused = oversized
-            .as_ref()
-            .and_then(Oversized::from_marker)
-            .map(|oversized| oversized.violation(0));
-        let rounds = match asks_in_rounds(&meta) {
-            false => None,
-            true => {
-                let binding = binding(
-                    &request.name,
-                    arguments.as_ref().map(Arguments::value),
-                    principal_of(&extensions),
-                );
-                let answers = self.inner.sealer.answers(&request, &binding)?;
-                let capabilities = meta.client_capabilities().unwrap_or_default();
-                Some((Arc::new(Rounds::new(capabilities, answers)), binding))
-            }
-        };
-        let scope = CallScope::connected(
-            Connected {
-                peer,
-                session: Arc::clone(&self.session),
-                request_id: id,
-                meta,
-                extensions,
-                tool: tool.info().name_cow(),
-                rounds: rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds)),
-            },
-            ct,
-        );
+        let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
+        let sent = arguments.sent.as_ref();
+        let round = self.open_round(&request, &context.meta, &context.extensions, sent)?;
+        let scope = self.call_scope(context, tool.info().name_cow(), round.as_ref());
         // Boxed: rmcp moves the future of each request several times (into its task, then
         // its stage), and the call's own (middleware, time limit, panic catching) is the
         // largest part of it; one allocation costs less than copying it each time.
         let call = Box::pin(self.run_call(
             &registry,
             tool,
-            arguments.as_ref(),
-            refused,
+            sent,
+            arguments.refused,
             &scope,
             self.inner.default_timeout,
         ));
-        // rmcp cancels the request's token on `notifications/cancelled` and drops whatever
-        // is answered after; dropping the call here is what stops the tool's work. The call
-        // goes first: most finish in their first poll, before any waiter is registered.
-        tokio::select! {
+        let outcome = tokio::select! {
+            // rmcp cancels the request's token on `notifications/cancelled` and drops
+            // whatever is answered after; dropping the call here is what stops the tool's
+            // work. The call goes first: most finish in their first poll, before any waiter
+            // is registered.
             biased;
-            outcome = call => {
-                let result = outcome.into_result();
-                match &rounds {
-                    None => Ok(result.into()),
-                    Some((rounds, binding)) => self.end_round(rounds, binding, result),
-                }
-            }
-            () = scope.client_cancelled() => {
-                tracing::info!(tool = %request.name, "{}", CANCELLED_BY_CLIENT);
-                Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, CANCELLED_BY_CLIENT.to_string(), None))
-            }
+            outcome = call => outcome,
+            () = scope.client_cancelled() => return Err(cancelled(&request.name)),
+        };
+        let result = outcome.into_result();
+        match &round {
+            None => Ok(result.into()),
+            Some((rounds, binding)) => self.end_round(rounds, binding, result),
         }
+    }
+}
+
+/// The answer to a call the client cancelled, which rmcp drops.
+#[cold]
+fn cancelled(tool: &str) -> ErrorData {
+    tracing::info!(tool = %tool, "{}", CANCELLED_BY_CLIENT);
+    ErrorData::new(
+        ErrorCode::INTERNAL_ERROR,
+        CANCELLED_BY_CLIENT.to_string(),
+        None,
+    )
+}
+
+/// A 2026-07-28 call's rounds, and what binds its sealed answers to it.
+type Round = (Arc<Rounds>, Vec<u8>);
+
+impl<S> McpServer<S> {
+    /// The caller, read only for a visibility rule: a call without one pays no extension
+    /// lookup.
+    fn caller<'e>(&self, extensions: &'e Extensions) -> Option<&'e Principal> {
+        match &self.inner.visibility {
+            Some(_) => principal_of(extensions),
+            None => None,
+        }
+    }
+
+    /// What the tool's context holds of the call, and the call's cancellation.
+    fn call_scope(
+        &self,
+        context: RequestContext<RoleServer>,
+        tool: Cow<'static, str>,
+        round: Option<&Round>,
+    ) -> CallScope {
+        let RequestContext {
+            ct,
+            id,
+            meta,
+            extensions,
+            peer,
+            ..
+        } = context;
+        let connected = Connected {
+            peer,
+            session: Arc::clone(&self.session),
+            request_id: id,
+            meta,
+            extensions,
+            tool,
+            rounds: round.map(|(rounds, _)| Arc::clone(rounds)),
+        };
+        CallScope::connected(connected, ct)
+    }
+
+    /// The round of a call on protocol 2026-07-28: the answers it carries, unsealed, and
+    /// the capabilities its client declared; `None` on the revisions before.
+    fn open_round(
+        &self,
+        request: &CallToolRequestParams,
+        meta: &RequestMetaObject,
+        extensions: &Extensions,
+        arguments: Option<&Arguments>,
+    ) -> Result<Option<Round>, ErrorData> {
+        if !asks_in_rounds(meta) {
+            return Ok(None);
+        }
+        let binding = binding(
+            &request.name,
+            arguments.map(Arguments::value),
+            principal_of(extensions),
+        );
+        let answers = self.inner.sealer.answers(request, &binding)?;
+        let capabilities = meta.client_capabilities().unwrap_or_default();
+        Ok(Some((
+            Arc::new(Rounds::new(capabilities, answers)),
+            binding,
+        )))
     }
 }
 

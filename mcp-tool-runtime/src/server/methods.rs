@@ -1,6 +1,4 @@
-//! The protocol surface this server implements: its request methods and revisions, the
-//! `_meta` keys through which the transports hand over a non-object `arguments` or the
-//! refusal of an oversized one, and the arguments HTTP carries beside a large message.
+//! The protocol surface this server implements: its request methods and revisions.
 
 use crate::render::{self, echoed_datum};
 
@@ -48,20 +46,6 @@ pub(crate) fn is_routed(method: &str) -> bool {
     SUPPORTED_METHODS.contains(&method) || HANDLER_ONLY_METHODS.contains(&method)
 }
 
-/// Where a `tools/call` whose `arguments` is not an object carries its raw value.
-///
-/// rmcp types `arguments` as a JSON object, so a call with `"arguments": 5` would be rejected
-/// as a malformed request before the tool sees it. The transports move such a value to
-/// `params._meta["rs.mcp-tool/arguments"]` instead; the server hands it to the tool's
-/// validation, which answers with an `isError` result saying that the arguments must be an
-/// object. A client may also send this key itself: it only ever stands in for `arguments`.
-pub(crate) const RAW_ARGUMENTS_META_KEY: &str = "rs.mcp-tool/arguments";
-
-/// Where a transport that refused a `tools/call` for an array or object over the
-/// [`InputLimits`](crate::InputLimits) says so, in place of the `arguments` it did not parse:
-/// the server answers the call with that violation, through the same path as any other.
-pub(crate) const OVERSIZED_META_KEY: &str = "rs.mcp-tool/oversized";
-
 /// The JSON-RPC error message (-32601) for a method the server does not implement.
 pub(crate) fn method_not_found(method: &str) -> String {
     render::method_not_found(method, SUPPORTED_METHODS)
@@ -70,41 +54,4 @@ pub(crate) fn method_not_found(method: &str) -> String {
 /// The data of that error: the method as sent (within a bound) and the supported ones.
 pub(crate) fn method_not_found_data(method: &str) -> serde_json::Value {
     serde_json::json!({"method": echoed_datum(method), "supported": SUPPORTED_METHODS})
-}
-
-/// The object `arguments` of a `tools/call` that the HTTP transport read itself and hands
-/// to the server beside the message, in the HTTP request's extensions: rmcp then reads a
-/// message without them, so a large call is not copied three more times (see
-/// `transport::jsonrpc::take_object_arguments`). Taken once, by the call it came with.
-#[cfg(feature = "http")]
-#[derive(Clone, Debug)]
-pub(crate) struct CarriedArguments(
-    std::sync::Arc<std::sync::Mutex<Option<serde_json::Map<String, serde_json::Value>>>>,
-);
-
-#[cfg(feature = "http")]
-impl CarriedArguments {
-    /// Carries `arguments`.
-    pub(crate) fn new(arguments: serde_json::Map<String, serde_json::Value>) -> Self {
-        Self(std::sync::Arc::new(std::sync::Mutex::new(Some(arguments))))
-    }
-}
-
-/// The arguments the HTTP transport carried for this call, if it did (taken: a second look
-/// finds none).
-pub(crate) fn carried_arguments(
-    extensions: &rmcp::model::Extensions,
-) -> Option<serde_json::Map<String, serde_json::Value>> {
-    #[cfg(feature = "http")]
-    if let Some(parts) = extensions.get::<http::request::Parts>() {
-        let carried = parts.extensions.get::<CarriedArguments>()?;
-        let mut slot = carried
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        return slot.take();
-    }
-    #[cfg(not(feature = "http"))]
-    let _ = extensions;
-    None
 }

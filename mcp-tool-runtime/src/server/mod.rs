@@ -3,15 +3,15 @@
 
 mod extra;
 mod handler;
+mod handoff;
 mod methods;
 mod params;
 mod rounds;
 
-#[cfg(feature = "http")]
-pub(crate) use methods::CarriedArguments;
+pub(crate) use handoff::{Handed, Handoff};
 pub(crate) use methods::{
-    OVERSIZED_META_KEY, RAW_ARGUMENTS_META_KEY, SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS,
-    is_routed, method_not_found, method_not_found_data,
+    SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS, is_routed, method_not_found,
+    method_not_found_data,
 };
 pub(crate) use params::{invalid_params, params_problem};
 

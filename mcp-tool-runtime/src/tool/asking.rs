@@ -11,100 +11,18 @@
 #![allow(deprecated)] // rmcp marks sampling and roots deprecated (SEP-2577); older peers use both.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult,
-    ElicitRequest, ElicitRequestParams, ElicitResult, InputRequest, InputRequests,
-    ListRootsRequest, ListRootsResult,
+    ElicitRequest, ElicitRequestParams, ElicitResult, InputRequest, ListRootsRequest,
+    ListRootsResult,
 };
 use rmcp::service::{ElicitationMode, Peer};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use super::context::ToolContext;
 use super::context_error::{ClientCapability as Missing, ContextError};
-
-/// What a 2026-07-28 call has been told and has asked for, round by round.
-#[derive(Debug, Default)]
-pub(crate) struct Rounds {
-    /// The client's answers so far, by key: those sealed in the request state, and those of
-    /// the last round.
-    answers: BTreeMap<String, Value>,
-    /// What the client declared in this request's `_meta`.
-    capabilities: ClientCapabilities,
-    /// The questions asked and not yet answered; a non-empty set ends the round.
-    asked: Mutex<InputRequests>,
-    /// A capability the tool needed and the client did not declare.
-    missing: Mutex<Option<Missing>>,
-    /// The number of questions asked without a key, which names the next one.
-    unnamed: AtomicUsize,
-}
-
-impl Rounds {
-    /// The rounds of a call whose client declared `capabilities` and gave `answers`.
-    pub(crate) fn new(capabilities: ClientCapabilities, answers: BTreeMap<String, Value>) -> Self {
-        Self {
-            answers,
-            capabilities,
-            ..Self::default()
-        }
-    }
-
-    /// The questions this round asked, if any: the call then ends with them.
-    pub(crate) fn take_asked(&self) -> Option<InputRequests> {
-        let asked = std::mem::take(&mut *lock(&self.asked));
-        (!asked.is_empty()).then_some(asked)
-    }
-
-    /// The answers to carry into the next round.
-    pub(crate) fn answers(&self) -> &BTreeMap<String, Value> {
-        &self.answers
-    }
-
-    /// The capability a failed call needed and the client did not declare.
-    pub(crate) fn missing(&self) -> Option<Missing> {
-        *lock(&self.missing)
-    }
-
-    fn key(&self, key: Option<Cow<'static, str>>, kind: &str) -> String {
-        match key {
-            Some(key) => key.into_owned(),
-            None => {
-                let number = self.unnamed.fetch_add(1, Ordering::Relaxed) + 1;
-                format!("{kind}-{number}")
-            }
-        }
-    }
-
-    /// The answer to `key`, or the question registered for the next round.
-    fn answer<T: DeserializeOwned>(
-        &self,
-        key: String,
-        question: impl FnOnce() -> InputRequest,
-    ) -> Result<T, ContextError> {
-        match self.answers.get(&key) {
-            Some(answer) => serde_json::from_value(answer.clone())
-                .map_err(|error| ContextError::Response { key, error }),
-            None => {
-                lock(&self.asked).insert(key, question());
-                Err(ContextError::InputRequired)
-            }
-        }
-    }
-
-    fn refuse(&self, missing: Missing) -> ContextError {
-        *lock(&self.missing) = Some(missing);
-        ContextError::NotDeclared(missing)
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
+use super::rounds::Rounds;
 
 /// Whether `capabilities` declare what `missing` names.
 fn declares(capabilities: &ClientCapabilities, missing: Missing) -> bool {
@@ -216,4 +134,59 @@ impl<'a> Question<'a> {
 enum Route<'a> {
     Peer(&'a Peer<RoleServer>),
     Rounds(&'a Rounds),
+}
+
+/// The questions a tool asks through its context.
+impl ToolContext {
+    /// Asks the model through the client (`sampling/createMessage`), on either protocol
+    /// revision: see [`ToolContext::elicit`] for how a 2026-07-28 call waits for the answer.
+    /// Its key there is generated (`sampling-1`, …); [`ToolContext::input`] names it.
+    ///
+    /// Errors: as [`Question::sample`].
+    pub async fn sample(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> Result<CreateMessageResult, ContextError> {
+        self.input_question(None).sample(params).await
+    }
+
+    /// Asks the client for its roots (`roots/list`), on either protocol revision. Its key on
+    /// 2026-07-28 is generated (`roots-1`, …).
+    ///
+    /// Errors: as [`Question::roots`].
+    pub async fn roots(&self) -> Result<ListRootsResult, ContextError> {
+        self.input_question(None).roots().await
+    }
+
+    /// A question under `key`: the key of its request in a 2026-07-28
+    /// `InputRequiredResult`, which the client answers under the same key. Keys are unique
+    /// within a call; on older revisions the key is not sent.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{Elicitation, ToolContext, ToolError, mcp_tool};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// /// Greet the user by name.
+    /// #[mcp_tool]
+    /// async fn greet(ctx: ToolContext) -> Result<String, ToolError> {
+    ///     let answer = ctx.input("user_name").elicit::<Name>("What is your name?").await?;
+    ///     Ok(match answer {
+    ///         Elicitation::Accepted(Name { name }) => format!("Hello, {name}!"),
+    ///         _ => "Hello!".to_string(),
+    ///     })
+    /// }
+    /// let server = mcp_tool_runtime::McpServer::builder(()).tool(greet_tool()).build()?;
+    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
+    /// ```
+    pub fn input(&self, key: impl Into<Cow<'static, str>>) -> Question<'_> {
+        self.input_question(Some(key.into()))
+    }
+
+    pub(crate) fn input_question(&self, key: Option<Cow<'static, str>>) -> Question<'_> {
+        Question::new(self, key)
+    }
 }

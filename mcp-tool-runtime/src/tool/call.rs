@@ -7,8 +7,7 @@ use serde_json::Value;
 
 use super::blocking::run_heavy;
 use super::context::{CallScope, ToolContext};
-use super::def::InfoRef;
-use super::info::ToolInfo;
+use super::info::{InfoRef, ToolInfo};
 use crate::error::ToolError;
 use crate::input::{self, InputLimits, InputMode};
 

@@ -10,17 +10,16 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CreateMessageRequestParams, CreateMessageResult, Extensions, ListRootsResult, LoggingLevel,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, RequestId,
-    RequestMetaObject,
+    Extensions, LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam,
+    ProgressToken, RequestId, RequestMetaObject,
 };
 use rmcp::service::Peer;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::asking::{Question, Rounds};
 use super::context_error::ContextError;
 use super::principal::{Principal, principal_of};
+use super::rounds::Rounds;
 
 /// The state one client session shares among its calls: the `logging/setLevel` threshold.
 #[derive(Debug)]
@@ -231,58 +230,6 @@ impl ToolContext {
     /// [`ToolContext::log`] at `error`.
     pub async fn error(&self, data: impl Into<Value>) -> Result<(), ContextError> {
         self.log(LoggingLevel::Error, data).await
-    }
-
-    /// Asks the model through the client (`sampling/createMessage`), on either protocol
-    /// revision: see [`ToolContext::elicit`] for how a 2026-07-28 call waits for the answer.
-    /// Its key there is generated (`sampling-1`, …); [`ToolContext::input`] names it.
-    ///
-    /// Errors: as [`Question::sample`].
-    pub async fn sample(
-        &self,
-        params: CreateMessageRequestParams,
-    ) -> Result<CreateMessageResult, ContextError> {
-        self.input_question(None).sample(params).await
-    }
-
-    /// Asks the client for its roots (`roots/list`), on either protocol revision. Its key on
-    /// 2026-07-28 is generated (`roots-1`, …).
-    ///
-    /// Errors: as [`Question::roots`].
-    pub async fn roots(&self) -> Result<ListRootsResult, ContextError> {
-        self.input_question(None).roots().await
-    }
-
-    /// A question under `key`: the key of its request in a 2026-07-28
-    /// `InputRequiredResult`, which the client answers under the same key. Keys are unique
-    /// within a call; on older revisions the key is not sent.
-    ///
-    /// ```
-    /// use mcp_tool_runtime::{Elicitation, ToolContext, ToolError, mcp_tool};
-    ///
-    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
-    /// struct Name {
-    ///     name: String,
-    /// }
-    ///
-    /// /// Greet the user by name.
-    /// #[mcp_tool]
-    /// async fn greet(ctx: ToolContext) -> Result<String, ToolError> {
-    ///     let answer = ctx.input("user_name").elicit::<Name>("What is your name?").await?;
-    ///     Ok(match answer {
-    ///         Elicitation::Accepted(Name { name }) => format!("Hello, {name}!"),
-    ///         _ => "Hello!".to_string(),
-    ///     })
-    /// }
-    /// let server = mcp_tool_runtime::McpServer::builder(()).tool(greet_tool()).build()?;
-    /// # Ok::<(), mcp_tool_runtime::registry::RegistryError>(())
-    /// ```
-    pub fn input(&self, key: impl Into<Cow<'static, str>>) -> Question<'_> {
-        self.input_question(Some(key.into()))
-    }
-
-    pub(crate) fn input_question(&self, key: Option<Cow<'static, str>>) -> Question<'_> {
-        Question::new(self, key)
     }
 
     /// The rounds of a 2026-07-28 call.

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::call::ToolCall;
 use super::context::ToolContext;
-use super::info::{SchemaError, ToolInfo};
+use super::info::{InfoRef, SchemaError, ToolInfo};
 use super::output::IntoToolOutput;
 use super::state::Shared;
 use crate::error::ToolError;
@@ -28,26 +28,6 @@ pub type Handler<S> =
 type Run<S> = dyn for<'a> Fn(&Shared<S>, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
     + Send
     + Sync;
-
-/// Where a tool's definition lives: in a static, as `#[mcp_tool]` keeps it (copying the
-/// reference costs nothing), or shared, for a tool built at run time, which is freed with
-/// the last server snapshot and call that hold it.
-#[derive(Clone)]
-pub(crate) enum InfoRef {
-    Static(&'static ToolInfo),
-    Shared(Arc<ToolInfo>),
-}
-
-impl Deref for InfoRef {
-    type Target = ToolInfo;
-
-    fn deref(&self) -> &ToolInfo {
-        match self {
-            Self::Static(info) => info,
-            Self::Shared(info) => info,
-        }
-    }
-}
 
 /// A tool ready to register: its cached definition and its handler.
 pub struct ToolDef<S> {

@@ -1,6 +1,7 @@
 //! A tool's definition: everything about it that does not change between calls.
 
 use std::borrow::Cow;
+use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -499,5 +500,25 @@ impl ToolInfoBuilder {
     /// The finished definition.
     pub fn build(self) -> ToolInfo {
         self.info
+    }
+}
+
+/// Where a tool's definition lives: in a static, as `#[mcp_tool]` keeps it (copying the
+/// reference costs nothing), or shared, for a tool built at run time, which is freed with
+/// the last server snapshot and call that hold it.
+#[derive(Clone)]
+pub(crate) enum InfoRef {
+    Static(&'static ToolInfo),
+    Shared(Arc<ToolInfo>),
+}
+
+impl Deref for InfoRef {
+    type Target = ToolInfo;
+
+    fn deref(&self) -> &ToolInfo {
+        match self {
+            Self::Static(info) => info,
+            Self::Shared(info) => info,
+        }
     }
 }

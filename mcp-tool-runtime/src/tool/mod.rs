@@ -19,11 +19,11 @@ mod info;
 mod name;
 mod output;
 mod principal;
+mod rounds;
 mod state;
 
 pub use crate::render::ToolOutput;
 pub use asking::Question;
-pub(crate) use asking::Rounds;
 #[cfg(feature = "http")]
 pub(crate) use blocking::run_heavy;
 pub(crate) use call::Arguments;
@@ -39,4 +39,5 @@ pub use name::ToolNameError;
 pub use output::{IntoToolOutput, Json};
 pub use principal::Principal;
 pub(crate) use principal::principal_of;
+pub(crate) use rounds::Rounds;
 pub use state::Shared;

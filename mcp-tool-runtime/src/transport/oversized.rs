@@ -2,9 +2,9 @@
 //! parsed (see `input::limits` for why).
 //!
 //! Both transports run [`screen`] on every raw message first. A `tools/call` whose arguments
-//! hold the oversized value becomes a small `tools/call` of the same id and tool, whose
-//! `_meta` says what was refused ([`OVERSIZED_META_KEY`]): the server answers it with an
-//! `isError` result through the same path as any other call. Any other request is answered
+//! hold the oversized value becomes a small `tools/call` of the same id and tool, with the
+//! refusal handed to the server beside it ([`Handoff`](crate::server::Handoff)): the server
+//! answers it with an `isError` result through the same path as any other call. Any other request is answered
 //! here with -32602 (or -32600 when the value is outside `params`); a notification or a
 //! response is dropped.
 
@@ -13,20 +13,20 @@ use std::fmt;
 use rmcp::model::ErrorCode;
 use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::jsonrpc::{self, Inbound};
-use crate::error::{ArgPath, LengthUnit};
+use crate::error::{ArgPath, LengthUnit, Violation};
 use crate::input::{InputLimits, Measure, Oversized, Step};
 use crate::render::unit_words;
-use crate::server::OVERSIZED_META_KEY;
+use crate::server::Handed;
 
 /// What to do with a raw message.
 pub(crate) enum Screen {
     /// Within the limits: on to the usual checks.
     Pass,
     /// The `tools/call` to hand on in place of the message.
-    Replace(Vec<u8>),
+    Replace(StandIn),
     /// The answer, or the reason to drop it.
     Answer(Inbound),
 }
@@ -38,7 +38,7 @@ pub(crate) fn screen(bytes: &[u8], limits: &InputLimits) -> Screen {
     };
     let path = full_path(&found);
     tracing::info!(%path, count = found.count, limit = found.limit, "refused a message over the size limits");
-    let envelope = Envelope::read(bytes);
+    let envelope = RefusedEnvelope::read(bytes);
     let Some(id) = envelope.id.filter(is_id) else {
         let why = format!("'{path}' has {} entries, over the limit", found.count);
         return Screen::Answer(Inbound::Ignore(why));
@@ -48,7 +48,7 @@ pub(crate) fn screen(bytes: &[u8], limits: &InputLimits) -> Screen {
     match envelope.method.as_deref() {
         Some("tools/call") if in_arguments => {
             if let Some(name) = &envelope.name {
-                return Screen::Replace(stand_in(&id, name, &found));
+                return Screen::Replace(StandIn::new(&id, name, &found));
             }
         }
         None => {
@@ -68,42 +68,62 @@ pub(crate) fn screen(bytes: &[u8], limits: &InputLimits) -> Screen {
     Screen::Answer(Inbound::Reply(answer))
 }
 
-/// The small `tools/call` that stands in for one whose arguments were refused.
-fn stand_in(id: &Value, name: &str, found: &Oversized) -> Vec<u8> {
-    let mut meta = Map::new();
-    meta.insert(OVERSIZED_META_KEY.into(), found.marker(2));
-    let message = json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "method": "tools/call",
-        "params": {"name": name, "_meta": meta},
-    });
-    message.to_string().into_bytes()
+/// The small `tools/call` that stands in for one whose arguments were refused: the same id
+/// and tool, without arguments, and the refusal to hand over beside it.
+pub(crate) struct StandIn {
+    bytes: Vec<u8>,
+    refused: Violation,
+}
+
+impl StandIn {
+    fn new(id: &Value, name: &str, found: &Oversized) -> Self {
+        let message = json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": "tools/call",
+            "params": {"name": name},
+        });
+        Self {
+            bytes: message.to_string().into_bytes(),
+            // The path within the arguments: below `params` and `arguments`.
+            refused: found.violation(2),
+        }
+    }
+
+    /// The stand-in checked like any message, with the refusal handed over beside it; and
+    /// its bytes.
+    pub(crate) fn classify(self) -> (Vec<u8>, Inbound) {
+        let mut inbound = jsonrpc::classify(&self.bytes);
+        if let Inbound::Deliver(message) = &mut inbound {
+            jsonrpc::hand_over(message, Handed::Refused(self.refused));
+        }
+        (self.bytes, inbound)
+    }
 }
 
 /// What of a message's envelope the answer needs: its id, method and tool name, when they
 /// are scalars. Every array and object in it, the oversized one among them, is skipped
 /// without being built.
 #[derive(Default)]
-struct Envelope {
+struct RefusedEnvelope {
     id: Option<Value>,
     method: Option<String>,
     name: Option<String>,
 }
 
-impl Envelope {
+impl RefusedEnvelope {
     /// The envelope of `bytes`; what cannot be read is left out.
     fn read(bytes: &[u8]) -> Self {
         let mut envelope = Self::default();
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        let _ = deserializer.deserialize_map(EnvelopeVisitor(&mut envelope));
+        let _ = deserializer.deserialize_map(RefusedEnvelopeVisitor(&mut envelope));
         envelope
     }
 }
 
-struct EnvelopeVisitor<'e>(&'e mut Envelope);
+struct RefusedEnvelopeVisitor<'e>(&'e mut RefusedEnvelope);
 
-impl<'de> Visitor<'de> for EnvelopeVisitor<'_> {
+impl<'de> Visitor<'de> for RefusedEnvelopeVisitor<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -6,20 +6,17 @@
 //! (BENCHMARKS.md). `malloc_trim` returns the free pages. It walks the heap under the
 //! allocator's locks, so the transports call it at most every few seconds, and only once
 //! enough was freed: sessions closed, or large inputs parsed (each takes tens of times its
-//! size while parsed).
+//! size while parsed). How much is enough, and why this is the library's default rather than
+//! an option, is in [`crate::large`].
 
 use std::sync::Weak;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use crate::large::COUNTED_INPUT_BYTES;
+
 /// How often what was read is looked at.
 pub(super) const LOOK_EVERY: Duration = Duration::from_secs(5);
-
-/// The smallest input that counts towards giving memory back. A small input's parse is small
-/// and its memory is reused by the next one; counting them made a steady stream of small
-/// HTTP calls trim every few seconds, and each trim costs the pages it released in page
-/// faults (three to four times rmcp's count at 32 connections, BENCHMARKS.md, P8).
-const COUNTED_INPUT_BYTES: usize = 16 * 1024;
 
 /// The bytes read so far of inputs (request bodies, lines) large enough to count.
 #[derive(Default)]

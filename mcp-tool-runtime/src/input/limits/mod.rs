@@ -9,22 +9,11 @@
 
 mod scan;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::error::{ArgPath, LengthUnit, Violation, ViolationKind};
+use crate::large::{DEFAULT_MAX_ARRAY_ITEMS, DEFAULT_MAX_OBJECT_KEYS, DEFAULT_MAX_VALUES};
 
-/// The default limit on the items of one array. A model writes a call's arguments token by
-/// token, and even the largest output budgets (some 100,000 tokens) cannot write this many
-/// items; a client that sends them sends data, which belongs in a resource or a file.
-pub(crate) const DEFAULT_MAX_ARRAY_ITEMS: usize = 100_000;
-/// The default limit on the keys of one object: objects with named fields have tens of
-/// them, and maps keyed by data rarely thousands.
-pub(crate) const DEFAULT_MAX_OBJECT_KEYS: usize = 10_000;
-/// The default limit on the values of one message, every scalar, array and object counted:
-/// an array at its limit and as much again beside it. The limits on one array or object do
-/// not bound a message, which may hold many of them; this does, and with it the memory a
-/// call takes (some 300 to 500 bytes a value while it is parsed, BENCHMARKS.md).
-pub(crate) const DEFAULT_MAX_VALUES: usize = 200_000;
 /// How deep the pass follows, as serde_json's parser does: a message nested deeper is
 /// refused by the parser anyway, and a value built in-process this deep is left to the rest
 /// of the checks.
@@ -250,52 +239,6 @@ impl Oversized {
     }
 }
 
-impl Oversized {
-    /// The problem, from depth `from` of its path on, as the transports hand it to the
-    /// server in place of the arguments (see `server::OVERSIZED_META_KEY`).
-    pub(crate) fn marker(&self, from: usize) -> Value {
-        let path: Vec<Value> = self
-            .path
-            .iter()
-            .skip(from)
-            .map(|step| match step {
-                Step::Key(key) => json!(key),
-                Step::Index(index) => json!(index),
-            })
-            .collect();
-        let unit = match self.measure {
-            Measure::Items => "items",
-            Measure::Keys => "properties",
-            Measure::Values => "values",
-        };
-        json!({"path": path, "unit": unit, "count": self.count, "limit": self.limit})
-    }
-
-    /// The problem a [`Oversized::marker`] describes; `None` for anything else.
-    pub(crate) fn from_marker(marker: &Value) -> Option<Self> {
-        let path = marker["path"]
-            .as_array()?
-            .iter()
-            .map(|step| match step {
-                Value::String(key) => Some(Step::Key(key.clone())),
-                index => index.as_u64().map(|index| Step::Index(index as usize)),
-            })
-            .collect::<Option<Vec<Step>>>()?;
-        let measure = match marker["unit"].as_str()? {
-            "items" => Measure::Items,
-            "properties" => Measure::Keys,
-            "values" => Measure::Values,
-            _ => return None,
-        };
-        Some(Self {
-            path,
-            measure,
-            count: marker["count"].as_u64()?,
-            limit: marker["limit"].as_u64()?,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -332,16 +275,19 @@ mod tests {
     }
 
     #[test]
-    fn a_marker_describes_the_problem_from_the_arguments_on() {
+    fn the_violation_describes_the_problem_from_the_arguments_on() {
         let bytes = br#"{"params":{"arguments":{"tags":["a","b","c","d"]}}}"#;
         let found = limits().check_bytes(bytes).expect("over");
-        let marker = found.marker(2);
+        let violation = found.violation(2);
+        assert_eq!(violation.path.to_string(), "tags");
         assert_eq!(
-            marker,
-            json!({"path": ["tags"], "unit": "items", "count": 4, "limit": 3})
+            violation.kind,
+            ViolationKind::TooLarge {
+                unit: LengthUnit::Items,
+                actual: 4,
+                limit: 3
+            }
         );
-        let back = Oversized::from_marker(&marker).expect("a marker");
-        assert_eq!(back.violation(0), found.violation(2));
     }
 
     #[test]

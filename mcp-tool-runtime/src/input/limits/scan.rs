@@ -12,7 +12,7 @@ use super::{InputLimits, MAX_DEPTH, Measure, Oversized, Step};
 
 /// The first array or object over `limits` in the JSON `bytes`.
 pub(super) fn first_oversized(limits: InputLimits, bytes: &[u8]) -> Option<Oversized> {
-    let mut scan = Scan::new(limits);
+    let mut scan = LimitScan::new(limits);
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     // An error is either the stop after a find, or JSON the parser will refuse.
     let _ = Node(&mut scan).deserialize(&mut deserializer);
@@ -25,7 +25,7 @@ enum ReadStep<'de> {
     Index(usize),
 }
 
-struct Scan<'de> {
+struct LimitScan<'de> {
     limits: InputLimits,
     path: Vec<ReadStep<'de>>,
     /// The values seen so far.
@@ -33,7 +33,7 @@ struct Scan<'de> {
     found: Option<Oversized>,
 }
 
-impl Scan<'_> {
+impl LimitScan<'_> {
     fn new(limits: InputLimits) -> Self {
         Self {
             limits,
@@ -102,7 +102,7 @@ impl fmt::Display for Stop {
 }
 
 /// One value of the document, visited in place.
-struct Node<'s, 'de>(&'s mut Scan<'de>);
+struct Node<'s, 'de>(&'s mut LimitScan<'de>);
 
 impl<'de> DeserializeSeed<'de> for Node<'_, 'de> {
     type Value = ();

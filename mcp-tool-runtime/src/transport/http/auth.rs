@@ -6,7 +6,7 @@ use http::{StatusCode, header};
 use serde_json::json;
 use subtle::ConstantTimeEq;
 
-use super::guard::single_header;
+use super::headers::single_header;
 use super::reply::{HttpResponse, UNAUTHORIZED_CODE, reject};
 use super::text;
 use crate::tool::{BoxFuture, Principal};

@@ -30,7 +30,8 @@ use super::sessions::{CountedSessions, SessionCap};
 use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
 use crate::error::ToolError;
 use crate::input::InputLimits;
-use crate::server::{CarriedArguments, McpServer};
+use crate::large::LARGE_BODY_BYTES;
+use crate::server::{Handoff, McpServer};
 use crate::tool::{BoxFuture, run_heavy};
 
 /// How long a client refused past the session cap is told to wait: places free up as
@@ -38,9 +39,6 @@ use crate::tool::{BoxFuture, run_heavy};
 const SESSION_RETRY_AFTER_SECS: u64 = 30;
 /// The header that names a session.
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
-/// A POST body past this size is screened on the sync tools' threads, not on the executor,
-/// and read whole rather than quickly (a `tools/call`'s arguments are then carried past rmcp).
-const LARGE_BODY_BYTES: usize = 64 * 1024;
 /// The most of a plain-text rejection from rmcp that is kept as its detail.
 const REJECTION_DETAIL_BYTES: usize = 4096;
 /// How rmcp's service starts the text of its answer to a body it could not read.
@@ -295,8 +293,8 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
             } else {
                 (bytes, Screened::default())
             };
-        if let Some(arguments) = screened.arguments.take() {
-            parts.extensions.insert(arguments);
+        if let Some(handoff) = screened.handoff.take() {
+            parts.extensions.insert(handoff);
         }
         Ok((Request::from_parts(parts, Full::new(bytes)), screened))
     }
@@ -413,8 +411,9 @@ struct Screened {
     /// The body, when only its envelope was read (see `jsonrpc::quick_request`): should
     /// rmcp fail to read it, the full check answers in rmcp's place.
     quick: Option<Bytes>,
-    /// A `tools/call`'s arguments, read here and left out of the body rmcp reads.
-    arguments: Option<CarriedArguments>,
+    /// What the server is to get beside a `tools/call`: its arguments, read here and left
+    /// out of the body rmcp reads, or their refusal.
+    handoff: Option<Handoff>,
 }
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
@@ -430,7 +429,7 @@ fn screen(
     let (bytes, inbound) = match oversized::screen(&bytes, limits) {
         Screen::Pass => {
             // A large body is read whole here, once, so that rmcp reads it without its
-            // arguments (`Screened::arguments`): rmcp would copy them three times over.
+            // arguments (`Screened::handoff`): rmcp would copy them three times over.
             if bytes.len() <= LARGE_BODY_BYTES
                 && let Some(quick) = jsonrpc::quick_request(&bytes)
             {
@@ -439,7 +438,7 @@ fn screen(
                     initialize: quick.initialize,
                     stateless: stateless_header || quick.names_revision,
                     quick: Some(bytes.clone()),
-                    arguments: None,
+                    handoff: None,
                 };
                 return Ok((bytes, screened));
             }
@@ -447,7 +446,7 @@ fn screen(
             (bytes, inbound)
         }
         Screen::Replace(stand_in) => {
-            let inbound = jsonrpc::classify(&stand_in);
+            let (stand_in, inbound) = stand_in.classify();
             (Bytes::from(stand_in), inbound)
         }
         Screen::Answer(inbound) => (bytes, inbound),
@@ -455,11 +454,9 @@ fn screen(
     match inbound {
         Inbound::Deliver(mut message) => {
             let initialize = jsonrpc::is_initialize(&message);
-            let arguments = jsonrpc::call_arguments(&mut message)
-                .and_then(Option::take)
-                .map(CarriedArguments::new);
-            // What rmcp reads is the message as checked: lone surrogates replaced, and a
-            // non-object `arguments` moved aside (see `RAW_ARGUMENTS_META_KEY`).
+            let handoff = jsonrpc::take_handoff(&mut message);
+            // What rmcp reads is the message as checked: lone surrogates replaced, and its
+            // `arguments` handed over beside it (see `server::Handoff`).
             let bytes = serde_json::to_vec(&*message).map_or(bytes, Bytes::from);
             let (id, names_revision) = match *message {
                 JsonRpcMessage::Request(request) => (
@@ -473,7 +470,7 @@ fn screen(
                 initialize,
                 stateless: stateless_header || names_revision,
                 quick: None,
-                arguments,
+                handoff,
             };
             Ok((bytes, screened))
         }

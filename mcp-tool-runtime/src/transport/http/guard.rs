@@ -19,6 +19,7 @@ use tower_service::Service;
 use super::super::jsonrpc;
 use super::auth::authenticate;
 use super::authority::{host_allowed, origin_allowed};
+use super::headers::single_header;
 use super::reply::{HttpResponse, forbidden, reject, reject_request};
 use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
 use crate::render::echoed_datum;
@@ -184,21 +185,6 @@ fn logged(rejection: HttpResponse, parts: &Parts) -> HttpResponse {
         "rejected an HTTP request"
     );
     rejection
-}
-
-/// The one value of header `name` (`None` when absent), or how many there are when there
-/// are several: a check that reads the first of two lets the second through to whoever
-/// reads the last.
-pub(super) fn single_header(
-    parts: &Parts,
-    name: header::HeaderName,
-) -> Result<Option<&str>, usize> {
-    let mut values = parts.headers.get_all(name).iter();
-    let first = values.next();
-    match values.count() {
-        0 => Ok(first.map(|value| value.to_str().unwrap_or("<not text>"))),
-        more => Err(more + 1),
-    }
 }
 
 fn check_host(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> {

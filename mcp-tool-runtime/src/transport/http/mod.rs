@@ -13,6 +13,7 @@ mod auth;
 mod authority;
 mod endpoint;
 mod guard;
+mod headers;
 mod in_flight;
 mod listen;
 mod options;

@@ -6,13 +6,7 @@ use std::sync::Arc;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use super::super::release::{LOOK_EVERY, release_free_memory};
-
-/// How many sessions must have closed since memory was last given back (some 14 MiB of
-/// them) before it is given back again.
-const AFTER_CLOSED_SESSIONS: usize = 256;
-/// How many bytes of large request bodies must have been read since then (some hundreds of
-/// MiB while parsed).
-const AFTER_BODY_BYTES: u64 = 4 * 1024 * 1024;
+use crate::large::{RELEASE_AFTER_BODY_BYTES, RELEASE_AFTER_CLOSED_SESSIONS};
 
 /// What `release_memory` looks at: how many session places were ever given, the sessions,
 /// and the body bytes read.
@@ -31,7 +25,9 @@ pub(super) async fn release_memory(look: impl Fn() -> Option<Reading>) {
         let live = sessions.sessions.read().await.len();
         // Opened since then, less what is live now beyond what was live then.
         let closed = (given - given_then + live_then).saturating_sub(live);
-        if closed >= AFTER_CLOSED_SESSIONS || read_now - read_then >= AFTER_BODY_BYTES {
+        if closed >= RELEASE_AFTER_CLOSED_SESSIONS
+            || read_now - read_then >= RELEASE_AFTER_BODY_BYTES
+        {
             release_free_memory();
             (given_then, live_then, read_then) = (given, live, read_now);
         }

@@ -6,13 +6,15 @@
 //! id and a sentence that says what was wrong. Both the stdio adapter and the HTTP layer use
 //! this module, so the two transports answer alike.
 
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage};
+use rmcp::model::{
+    CallToolRequest, ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage,
+};
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 use crate::render::echoed_datum;
 use crate::server::{
-    RAW_ARGUMENTS_META_KEY, invalid_params, is_routed, method_not_found, method_not_found_data,
+    Handed, Handoff, invalid_params, is_routed, method_not_found, method_not_found_data,
     params_problem,
 };
 
@@ -198,8 +200,7 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
         ));
     }
     let arguments = if method == "tools/call" {
-        move_raw_arguments(&mut value);
-        take_object_arguments(&mut value)
+        take_arguments(&mut value)
     } else {
         None
     };
@@ -212,8 +213,8 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
             params_problem(method, params.as_ref())
         }
         Ok(mut message) => {
-            if let Some(slot) = call_arguments(&mut message) {
-                *slot = arguments;
+            if let Some(arguments) = arguments {
+                give_back(&mut message, arguments);
             }
             return Inbound::Deliver(Box::new(message));
         }
@@ -247,51 +248,59 @@ fn not_found(message: &Value, method: &str) -> Option<(String, Value)> {
     Some((text, data))
 }
 
-/// `tools/call` with a non-object `arguments`: carry the value in `_meta` (see
-/// [`RAW_ARGUMENTS_META_KEY`]); a `null` one means "no arguments".
-fn move_raw_arguments(message: &mut Value) {
-    let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
+/// The `arguments` of a `tools/call`, taken out so that rmcp's types read only the rest: a
+/// non-object one, which they would refuse, and an object one, which serde would read into
+/// them through three buffers (its untagged message enum, the flattened request, the
+/// request enum), each a copy of the whole; in a large call the arguments are nearly all of
+/// it (BENCHMARKS.md, memory per call). A `null` one means "no arguments".
+fn take_arguments(message: &mut Value) -> Option<Handed> {
+    let params = message.get_mut("params")?.as_object_mut()?;
+    match params.remove("arguments")? {
+        Value::Object(object) => Some(Handed::Object(object)),
+        Value::Null => None,
+        other => Some(Handed::NotAnObject(other)),
+    }
+}
+
+/// Gives `arguments` back to the `tools/call` they were taken from: an object in its
+/// `arguments`, where rmcp types them, anything else as the transport's [`Handoff`].
+fn give_back(message: &mut ClientJsonRpcMessage, arguments: Handed) {
+    let Some(call) = call_request(message) else {
         return;
     };
-    match params.get("arguments") {
-        None | Some(Value::Object(_)) => {}
-        Some(Value::Null) => {
-            params.remove("arguments");
-        }
-        Some(_) => {
-            let raw = params.remove("arguments").unwrap_or(Value::Null);
-            let meta = params
-                .entry("_meta")
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Some(meta) = meta.as_object_mut() {
-                meta.insert(RAW_ARGUMENTS_META_KEY.into(), raw);
-            }
+    match arguments {
+        Handed::Object(object) => call.params.arguments = Some(object),
+        other => {
+            call.extensions.insert(Handoff::new(other));
         }
     }
 }
 
-/// The object `arguments` of a `tools/call`, taken out so that rmcp's types read only the
-/// rest: serde reads a message into them through three buffers (its untagged message enum,
-/// the flattened request, the request enum), each a copy of the whole, and in a large call
-/// the arguments are nearly all of it (BENCHMARKS.md, memory per call).
-fn take_object_arguments(message: &mut Value) -> Option<Map<String, Value>> {
-    let params = message.get_mut("params")?.as_object_mut()?;
-    if !params.get("arguments").is_some_and(Value::is_object) {
-        return None;
-    }
-    match params.remove("arguments") {
-        Some(Value::Object(arguments)) => Some(arguments),
-        _ => None,
+/// Hands `handed` to the server beside the `tools/call` `message` (see [`Handoff`]).
+pub(crate) fn hand_over(message: &mut ClientJsonRpcMessage, handed: Handed) {
+    if let Some(call) = call_request(message) {
+        call.extensions.insert(Handoff::new(handed));
     }
 }
 
-/// Where a `tools/call` request holds its object `arguments`; `None` for any other message.
-pub(crate) fn call_arguments(
-    message: &mut ClientJsonRpcMessage,
-) -> Option<&mut Option<Map<String, Value>>> {
+/// What the server is to get beside the `tools/call` `message` when rmcp reads it from bytes
+/// (over HTTP), which lose its extensions: the hand-off it holds, or its object arguments,
+/// taken out of it.
+#[cfg(feature = "http")]
+pub(crate) fn take_handoff(message: &mut ClientJsonRpcMessage) -> Option<Handoff> {
+    let call = call_request(message)?;
+    if let Some(handoff) = call.extensions.remove::<Handoff>() {
+        return Some(handoff);
+    }
+    let object = call.params.arguments.take()?;
+    Some(Handoff::new(Handed::Object(object)))
+}
+
+/// The `tools/call` request of `message`; `None` for any other message.
+fn call_request(message: &mut ClientJsonRpcMessage) -> Option<&mut CallToolRequest> {
     match message {
         JsonRpcMessage::Request(request) => match &mut request.request {
-            ClientRequest::CallToolRequest(call) => Some(&mut call.params.arguments),
+            ClientRequest::CallToolRequest(call) => Some(call),
             _ => None,
         },
         _ => None,
@@ -375,14 +384,17 @@ mod tests {
     }
 
     #[test]
-    fn non_object_arguments_move_to_meta() {
+    fn non_object_arguments_are_handed_over_beside_the_message() {
         let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":[1]}}"#;
-        let Inbound::Deliver(message) = classify(line) else {
+        let Inbound::Deliver(mut message) = classify(line) else {
             panic!("expected a message for rmcp");
         };
         let value = serde_json::to_value(&message).expect("json");
-        assert_eq!(value["params"]["_meta"][RAW_ARGUMENTS_META_KEY], json!([1]));
         assert_eq!(value["params"].get("arguments"), None);
+        assert_eq!(value["params"].get("_meta"), None);
+        let call = call_request(&mut message).expect("a tools/call");
+        let handoff = call.extensions.remove::<Handoff>().expect("a hand-off");
+        assert!(matches!(handoff.take(), Some(Handed::NotAnObject(value)) if value == json!([1])));
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub(crate) fn quick_request(bytes: &[u8]) -> Option<QuickRequest> {
     if may_hold_surrogate(bytes) {
         return None;
     }
-    let mut scan = Scan { bytes, at: 0 };
+    let mut scan = ByteCursor { bytes, at: 0 };
     let envelope = scan.envelope()?;
     scan.blank();
     if scan.at != bytes.len() {
@@ -54,7 +54,7 @@ fn may_hold_surrogate(bytes: &[u8]) -> bool {
 
 /// The envelope's members as they stand in the body, borrowed.
 #[derive(Default)]
-struct Envelope<'b> {
+struct PlainEnvelope<'b> {
     version_ok: bool,
     id: Option<RequestId>,
     /// The method, when it is one this server supports.
@@ -62,7 +62,7 @@ struct Envelope<'b> {
     revision: Option<&'b str>,
 }
 
-impl Envelope<'_> {
+impl PlainEnvelope<'_> {
     fn into_request(self) -> Option<QuickRequest> {
         let (true, Some(id), Some(method)) = (self.version_ok, self.id, self.method) else {
             return None;
@@ -86,16 +86,16 @@ const MAX_DEPTH: usize = 127;
 /// expect, which sends the body to the full check: the scan only has to recognise plain
 /// requests, and rmcp, which parses every body it is given, still refuses malformed JSON
 /// in the parts skipped here (the full check then answers in its place).
-struct Scan<'b> {
+struct ByteCursor<'b> {
     bytes: &'b [u8],
     at: usize,
 }
 
-impl<'b> Scan<'b> {
+impl<'b> ByteCursor<'b> {
     /// The top-level object, member by member. A member given twice is read differently by
     /// different parsers, and a name with an escape is left to the full check.
-    fn envelope(&mut self) -> Option<Envelope<'b>> {
-        let mut envelope = Envelope::default();
+    fn envelope(&mut self) -> Option<PlainEnvelope<'b>> {
+        let mut envelope = PlainEnvelope::default();
         let mut seen = [false; 4];
         self.members(|scan, name| {
             let slot = match name {

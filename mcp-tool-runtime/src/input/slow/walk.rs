@@ -4,9 +4,9 @@
 use serde_json::{Map, Number, Value};
 
 use super::formats::{format_problem, matches_pattern};
-use super::suggest::closest;
-use super::validator::first_example;
 use crate::error::{ArgPath, Expected, Found, JsonType, LengthUnit, Violation, ViolationKind};
+use crate::input::suggest::closest;
+use crate::input::validator::first_example;
 use crate::schema::{
     SchemaDoc, constants_of, declared_types, describe, is_null_schema, number_range,
     required_names, union_types,
@@ -16,7 +16,7 @@ use crate::schema::{
 const MAX_DEPTH: usize = 64;
 
 /// Every violation of `value` against the canonical `schema`.
-pub(super) fn violations(schema: &Value, value: &Value) -> Found {
+pub(crate) fn violations(schema: &Value, value: &Value) -> Found {
     let walker = Walker {
         doc: SchemaDoc::new(schema),
     };
@@ -315,7 +315,7 @@ impl<'s> Walker<'s> {
 
 /// Whether a schema's `type` (a name or a list of names) admits `value`. A type name this
 /// walker does not know is not held against the value.
-pub(super) fn type_matches(types: &Value, value: &Value) -> bool {
+pub(crate) fn type_matches(types: &Value, value: &Value) -> bool {
     let names: Vec<&str> = match types {
         Value::String(name) => vec![name],
         Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),

@@ -4,25 +4,9 @@
 
 use serde_json::Value;
 
-use super::spec::InputSpec;
-use super::walk;
 use crate::error::{Violation, ViolationKind};
-
-/// True when the canonical schema has an `f32` (schemars's format `float`) anywhere.
-pub(super) fn has_f32(schema: &Value) -> bool {
-    match schema {
-        Value::Object(object) => object.iter().any(|(key, child)| {
-            (key == "format" && child == "float") || (!is_data(key) && has_f32(child))
-        }),
-        Value::Array(items) => items.iter().any(has_f32),
-        _ => false,
-    }
-}
-
-/// Keywords whose values are data, not schemas.
-fn is_data(keyword: &str) -> bool {
-    matches!(keyword, "enum" | "const" | "default" | "examples")
-}
+use crate::input::slow::walk;
+use crate::input::spec::InputSpec;
 
 /// The range violations of numbers in `sent` that an `f32` of the input cannot hold. Empty,
 /// without a walk, unless the tool has an `f32` and `sent` holds a number past its range.

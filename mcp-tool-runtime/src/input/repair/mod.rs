@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::InputLimits;
+use super::limits::InputLimits;
 use crate::error::JsonType;
 use crate::schema::{
     MAP_PAIR_KEY, MAP_PAIR_VALUE, SchemaDoc, declared_types, is_map, required_names,

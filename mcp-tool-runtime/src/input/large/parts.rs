@@ -4,7 +4,7 @@
 //! all) until it has checked the whole list: about 1.6 KB an item, 98 MB for 60,000 lines
 //! that each break a custom rule, which no schema states and so no walk sees. Here each long
 //! list, wherever it is in the arguments (except within another's items, which that one's
-//! parts carry), is handed to the tool's own reading [`CHECKED_ITEMS`] items at a time, the
+//! parts carry), is handed to the tool's own reading [`LIST_PART_ITEMS`] items at a time, the
 //! other long lists left empty. Each item's own problems are kept, at their place in the
 //! whole list, and those apart from every long list; those of a list itself or of what
 //! holds it (a custom rule of the list, a struct-level rule) depend on the whole list,
@@ -13,15 +13,12 @@
 use serde_json::{Map, Value};
 use validator::ValidationErrors;
 
-use super::spec::InputSpec;
-use super::validator::violations;
-use super::wire::declared_order;
 use crate::error::{ArgPath, Found, PathSegment, Violation};
+use crate::input::spec::InputSpec;
+use crate::input::validator::violations;
+use crate::input::wire::declared_order;
+use crate::large::LIST_PART_ITEMS;
 use crate::schema::SchemaDoc;
-
-/// How many items of a list are checked at a time: few enough that a part's problems stay
-/// within the violations kept in full (`Found`), unless its items break ten rules each.
-const CHECKED_ITEMS: usize = 100;
 
 /// The tool's own reading of arguments: its type's `validator` errors, `None` when they hold
 /// or do not deserialize.
@@ -36,12 +33,12 @@ pub(super) fn item_problems(arguments: &Value, spec: &InputSpec, check: &mut Che
     let paths: Vec<&ArgPath> = long.iter().map(|(path, _)| path).collect();
     let mut first = true;
     for (list, items) in &long {
-        for (part, chunk) in items.chunks(CHECKED_ITEMS).enumerate() {
+        for (part, chunk) in items.chunks(LIST_PART_ITEMS).enumerate() {
             let trial = with_part(arguments, &mut Vec::new(), &paths, list, chunk);
             let Some(errors) = check(&trial) else {
                 continue;
             };
-            let offset = part * CHECKED_ITEMS;
+            let offset = part * LIST_PART_ITEMS;
             let part_found = violations(&errors, spec, &trial);
             for violation in part_found.kept {
                 if let Some(path) = item_path(&violation.path, list, offset) {
@@ -81,7 +78,7 @@ enum Step<'v> {
     Index(usize),
 }
 
-/// Adds to `long` every list of more than [`CHECKED_ITEMS`] items in `value` (at the steps
+/// Adds to `long` every list of more than [`LIST_PART_ITEMS`] items in `value` (at the steps
 /// `at`), with its items; not those within such a list's items, which its parts carry.
 fn find_long_lists<'v>(
     value: &'v Value,
@@ -89,7 +86,7 @@ fn find_long_lists<'v>(
     long: &mut Vec<(ArgPath, &'v [Value])>,
 ) {
     match value {
-        Value::Array(items) if items.len() > CHECKED_ITEMS => {
+        Value::Array(items) if items.len() > LIST_PART_ITEMS => {
             let path = at.iter().fold(ArgPath::root(), |path, step| match step {
                 Step::Key(name) => path.key(*name),
                 Step::Index(index) => path.index(*index),

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::type_matches;
+use crate::input::slow::walk::type_matches;
 use crate::schema::{SchemaDoc, is_null_schema};
 
 /// Deepest nesting checked; deeper input is the walk's to report.
