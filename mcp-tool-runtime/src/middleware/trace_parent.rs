@@ -94,7 +94,7 @@ impl fmt::Display for TraceParent {
 }
 
 /// Bytes as lowercase hex, written without allocating.
-pub(super) struct Hex<'a>(&'a [u8]);
+pub(super) struct Hex<'a>(pub(super) &'a [u8]);
 
 impl fmt::Display for Hex<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

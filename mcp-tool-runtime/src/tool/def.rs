@@ -3,7 +3,6 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
-use std::ops::Deref;
 use std::pin::Pin;
 use std::sync::Arc;
 

@@ -10,9 +10,9 @@ use super::super::release::release_after_reads;
 use super::options::StdioOptions;
 use super::signals::stop_on_signal;
 use super::transport::LineTransport;
-use crate::stderr::StderrLog;
 use crate::large::RELEASE_AFTER_LINE_BYTES;
 use crate::server::{McpServer, ServeError};
+use crate::stderr::StderrLog;
 
 impl<S: Send + Sync + 'static> McpServer<S> {
     /// Serves MCP over this process's stdin and stdout until the client disconnects, with
