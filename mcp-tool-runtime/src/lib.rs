@@ -229,6 +229,7 @@ pub mod registry {
     #![doc = include_str!("../docs/live-tools.md")]
 
     pub use crate::dispatch::{LiveTools, RegistryError, ToolRegistry, UnknownTool};
+    pub use crate::server::ToolSighting;
 }
 
 pub mod stdio {

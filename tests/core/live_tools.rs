@@ -223,9 +223,11 @@ fn admin_only() -> McpServer<()> {
         .tool(delete_user_tool())
         .tool(rename_user_tool())
         .tool(greet_tool())
-        .visibility(|principal, tool| {
-            !tool.has_tag("admin")
-                || principal.is_some_and(|p| p.claim("role") == Some(&json!("admin")))
+        .visibility(|seen| {
+            !seen.tool().has_tag("admin")
+                || seen
+                    .principal()
+                    .is_some_and(|p| p.claim("role") == Some(&json!("admin")))
         })
         .build()
         .unwrap()

@@ -151,7 +151,7 @@ async fn a_visibility_rule_makes_the_list_private() {
     let server = McpServer::builder(())
         .tool(add_tool())
         .cache_hints(Duration::from_secs(60), CacheScope::Public)
-        .visibility(|_, _| true)
+        .visibility(|_| true)
         .build()
         .expect("server");
     let list = Served::new(server).list(modern()).await;

@@ -1,7 +1,7 @@
-//! A visibility rule that takes the tool's name where the tool itself is passed: the error
-//! is at the closure, with the signature the rule must have.
+//! A visibility rule that takes the tool's name where the tool is passed: the error is at
+//! the closure, with the signature the rule must have.
 
-use mcp_tool_runtime::{McpServer, Principal, mcp_tool};
+use mcp_tool_runtime::{McpServer, mcp_tool};
 
 /// Say hello.
 #[mcp_tool]
@@ -12,8 +12,6 @@ fn hello() -> String {
 fn main() {
     let _ = McpServer::builder(())
         .tool(hello_tool())
-        .visibility(|principal: Option<&Principal>, tool: &str| {
-            tool != "admin" || principal.is_some()
-        })
+        .visibility(|tool: &str| tool != "admin")
         .build();
 }

@@ -32,7 +32,27 @@ use crate::schema::SchemaProfile;
 use crate::tool::{Arguments, CallScope, Principal, Session, Shared, ToolDef, ToolInfo, ToolSet};
 
 /// Which tools a caller may see and call ([`ServerBuilder::visibility`]).
-type Visibility = Arc<dyn Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync>;
+type Visibility = Arc<dyn Fn(ToolSighting<'_>) -> bool + Send + Sync>;
+
+/// What a visibility rule ([`ServerBuilder::visibility`]) is asked about: one tool, seen by
+/// one caller.
+#[derive(Clone, Copy, Debug)]
+pub struct ToolSighting<'a> {
+    principal: Option<&'a Principal>,
+    tool: &'a ToolInfo,
+}
+
+impl<'a> ToolSighting<'a> {
+    /// Who is looking: the principal the HTTP token verifier established, or `None`.
+    pub fn principal(&self) -> Option<&'a Principal> {
+        self.principal
+    }
+
+    /// The tool, with its name, tags and annotations.
+    pub fn tool(&self) -> &'a ToolInfo {
+        self.tool
+    }
+}
 
 /// Makes the `with_handler` handler once the state is shared, since it may be part of it.
 type MakeHandler<S> = Box<dyn FnOnce(&Shared<S>) -> Arc<dyn ExtraHandler> + Send + Sync>;
@@ -69,18 +89,16 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
-    /// Which tools a caller may see and call: `rule(principal, tool)` is asked for every
-    /// tool of `tools/list` and for the tool of every `tools/call`. A tool it refuses is
-    /// left out of the list, and a call of it is answered exactly as a call of a tool the
-    /// server does not have, whose suggestions name only tools the caller may see. The
-    /// principal is the one the HTTP token verifier established; `None` on stdio, for
-    /// in-process calls ([`McpServer::call`]) and when no verifier is configured.
+    /// Which tools a caller may see and call: `rule` is asked, with the caller and the tool
+    /// ([`ToolSighting`](crate::registry::ToolSighting)), for every tool of `tools/list` and for the tool of every
+    /// `tools/call`. A tool it refuses is left out of the list, and a call of it is answered
+    /// exactly as a call of a tool the server does not have, whose suggestions name only tools
+    /// the caller may see. The principal is the one the HTTP token verifier established;
+    /// `None` on stdio, for in-process calls ([`McpServer::call`]) and when no verifier is
+    /// configured.
     ///
-    /// The rule is `|principal: Option<&Principal>, tool: &ToolInfo| -> bool` (the tool's name
-    /// is `tool.name()`). Write both parameters' types or neither: when one written type is
-    /// wrong, rustc drops the whole expected signature and reports "type annotations needed"
-    /// at the other parameter instead (rustc 1.95); with both written, it reports the
-    /// mismatch and the expected signature.
+    /// The rule takes one argument, so a mistake in its type is reported at the closure with
+    /// the signature it must have (`for<'a> fn(ToolSighting<'a>) -> bool`).
     ///
     /// ```
     /// use mcp_tool_runtime::{McpServer, mcp_tool};
@@ -98,9 +116,9 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// let server = McpServer::builder(())
     ///     .tool(delete_user_tool())
     ///     .tool(hello_tool())
-    ///     .visibility(|principal, tool| {
-    ///         !tool.has_tag("admin")
-    ///             || principal.is_some_and(|p| p.claim("role").is_some_and(|r| r == "admin"))
+    ///     .visibility(|seen| {
+    ///         !seen.tool().has_tag("admin")
+    ///             || seen.principal().is_some_and(|p| p.claim("role").is_some_and(|r| r == "admin"))
     ///     })
     ///     .build()?;
     /// let unknown = server.call("delete_user", Some(serde_json::json!({"id": 7}))).await.unwrap_err();
@@ -109,7 +127,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// ```
     pub fn visibility(
         mut self,
-        rule: impl Fn(Option<&Principal>, &ToolInfo) -> bool + Send + Sync + 'static,
+        rule: impl Fn(ToolSighting<'_>) -> bool + Send + Sync + 'static,
     ) -> Self {
         self.visibility = Some(Arc::new(rule));
         self
@@ -634,10 +652,12 @@ impl<S: Send + Sync + 'static> McpServer<S> {
 
     /// Whether `principal` may see and call the tool `info`.
     pub(crate) fn visible(&self, principal: Option<&Principal>, info: &ToolInfo) -> bool {
-        self.inner
-            .visibility
-            .as_ref()
-            .is_none_or(|rule| rule(principal, info))
+        self.inner.visibility.as_ref().is_none_or(|rule| {
+            rule(ToolSighting {
+                principal,
+                tool: info,
+            })
+        })
     }
 
     /// The server-wide time limit, if one is set.
