@@ -63,7 +63,6 @@ pub(crate) fn error_result(info: &ToolInfo, error: ToolError) -> CallOutcome {
     let result = render::error_result(
         info.name(),
         info.valid_call(),
-        info.output_schema().is_some(),
         &error,
         &correlation_id,
     );
