@@ -56,7 +56,8 @@ fn pydantic_ai_shows_the_model_our_text_for_an_error() {
 #[tokio::test]
 async fn unknown_keys_are_rejected_at_every_depth_whatever_the_schema_says() {
     let server = mcp_tool_corpus::server(SchemaProfile::Portable);
-    let listed = server.registry().list();
+    let registry = server.registry();
+    let listed = registry.list();
     let order = listed
         .iter()
         .find(|tool| tool.name == "echo_order")
