@@ -29,7 +29,10 @@ fn google_genai_passes_an_error_at_most_twice_the_tokens_of_the_text() {
     assert!(text.starts_with("Invalid arguments for tool 'add_item': 3 problems."));
     assert!(whole.contains("rs.mcp-tool/error"), "{whole}");
     let counts = tokens(&[text, whole]);
-    eprintln!("error answer: text {} tokens, as google-genai passes it {}", counts[0], counts[1]);
+    eprintln!(
+        "error answer: text {} tokens, as google-genai passes it {}",
+        counts[0], counts[1]
+    );
     assert!(counts[1] <= 2 * counts[0], "{counts:?}: {whole}");
 }
 

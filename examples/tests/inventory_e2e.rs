@@ -85,7 +85,10 @@ fn lists_exactly_the_six_tools_with_portable_schemas() {
             );
         }
         // No boolean `additionalProperties`: google-genai fails on it (issue 27).
-        assert!(!find_key(&tool["inputSchema"], "additionalProperties"), "{tool}");
+        assert!(
+            !find_key(&tool["inputSchema"], "additionalProperties"),
+            "{tool}"
+        );
     }
 
     let add_item = &tool(&tools, "add_item")["inputSchema"];
@@ -159,7 +162,10 @@ fn a_wrong_type_gets_the_exact_contract_message() {
     assert_eq!(envelope["retryable"], false);
     assert_eq!(envelope["violations"][0]["path"], "quantity");
     // The phrase of what was expected is in the sentence, not on the wire (issue 27).
-    assert!(envelope["violations"][0].get("expected").is_none(), "{envelope}");
+    assert!(
+        envelope["violations"][0].get("expected").is_none(),
+        "{envelope}"
+    );
     assert_eq!(envelope["violations"][0]["received"], "five");
     // The tool declares an outputSchema: an error carries no structuredContent, which a
     // TypeScript SDK 1.x client would otherwise validate against that schema and reject.

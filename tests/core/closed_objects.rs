@@ -166,12 +166,18 @@ fn nested_objects_are_closed_in_the_canonical_schema_and_open_ones_open() {
     let find = &published(&server, "find_orders")["inputSchema"];
     assert_eq!(find["additionalProperties"], false);
     assert_eq!(find["properties"]["filter"]["$ref"], "#/$defs/Filter");
-    assert_eq!(find["properties"]["lines"]["items"]["$ref"], "#/$defs/Filter");
+    assert_eq!(
+        find["properties"]["lines"]["items"]["$ref"],
+        "#/$defs/Filter"
+    );
     assert_eq!(find["$defs"]["Filter"]["additionalProperties"], false);
     let open = &published(&server, "store_open")["inputSchema"];
     let labels = &open["properties"]["labels"];
     assert_eq!(labels["additionalProperties"]["type"], "integer");
-    assert_eq!(open["$defs"]["Tagged"]["additionalProperties"]["type"], "string");
+    assert_eq!(
+        open["$defs"]["Tagged"]["additionalProperties"]["type"],
+        "string"
+    );
     assert_eq!(open["$defs"]["Loose"]["additionalProperties"], true);
     let report = &published(&server, "make_report")["inputSchema"];
     assert_eq!(report["properties"]["filter"]["$ref"], "#/$defs/Filter");
@@ -182,5 +188,8 @@ fn nested_objects_are_closed_in_the_canonical_schema_and_open_ones_open() {
     let open = &published(&portable, "store_open")["inputSchema"]["properties"];
     assert_eq!(open["labels"]["additionalProperties"]["type"], "integer");
     assert_eq!(open["tagged"]["additionalProperties"]["type"], "string");
-    assert!(open["loose"].get("additionalProperties").is_none(), "{open}");
+    assert!(
+        open["loose"].get("additionalProperties").is_none(),
+        "{open}"
+    );
 }

@@ -4,7 +4,7 @@
 
 use mcp_tool_runtime::{McpServer, mcp_tool};
 use mcp_tool_test_support::results::{
-    call, client_envelope, envelope, ok_text, violation_at, violation_messages,
+    call, client_envelope, ok_text, violation_at, violation_messages,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -75,7 +75,11 @@ async fn envelope_of_invalid_arguments_has_every_field() {
 #[tokio::test]
 async fn envelope_is_only_in_meta_when_the_tool_has_no_output_schema() {
     let server = server();
-    assert!(published(&server, "every_type").get("outputSchema").is_none());
+    assert!(
+        published(&server, "every_type")
+            .get("outputSchema")
+            .is_none()
+    );
     let result = call(&server, "every_type", json!({"quantity": "five"})).await;
     assert_eq!(envelope(&result)["code"], "invalid_arguments");
     assert!(result.structured_content.is_none(), "{:#}", wire(&result));

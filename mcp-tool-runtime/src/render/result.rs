@@ -74,9 +74,6 @@ pub(crate) fn error_result(
         wire.shift_remove("error");
     }
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    result.meta = Some(MetaObject(Map::from_iter([(
-        META_KEY.to_string(),
-        wire,
-    )])));
+    result.meta = Some(MetaObject(Map::from_iter([(META_KEY.to_string(), wire)])));
     result
 }

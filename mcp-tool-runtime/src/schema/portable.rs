@@ -3,8 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::rewrite::{
-    accepts_anything, annotations_of, for_each_subschema, inline_document, normalize,
-    single_types,
+    accepts_anything, annotations_of, for_each_subschema, inline_document, normalize, single_types,
 };
 use crate::error::JsonType;
 
@@ -40,7 +39,10 @@ fn open_objects(node: &mut Value) {
     let Value::Object(object) = node else {
         return;
     };
-    if object.get("additionalProperties").is_some_and(Value::is_boolean) {
+    if object
+        .get("additionalProperties")
+        .is_some_and(Value::is_boolean)
+    {
         object.remove("additionalProperties");
     }
     for_each_subschema(object, &mut open_objects);

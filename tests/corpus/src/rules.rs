@@ -201,7 +201,10 @@ pub fn portable(schema: &Value, input: bool) -> Vec<Finding> {
     visit(schema, "", false, &mut |node, at, _| {
         let Value::Object(object) = node else {
             if at.ends_with("/additionalProperties") {
-                found.push((at.to_string(), "no boolean `additionalProperties`".to_string()));
+                found.push((
+                    at.to_string(),
+                    "no boolean `additionalProperties`".to_string(),
+                ));
                 return;
             }
             found.push((at.to_string(), "no bare boolean schema".to_string()));

@@ -63,7 +63,10 @@ async fn unknown_keys_are_rejected_at_every_depth_whatever_the_schema_says() {
         .find(|tool| tool.name == "echo_order")
         .expect("echo_order");
     let published = Value::Object((*order.input_schema).clone());
-    assert!(!published.to_string().contains("additionalProperties"), "{published}");
+    assert!(
+        !published.to_string().contains("additionalProperties"),
+        "{published}"
+    );
     let value = json!({
         "ship_to": {"street": "1 Main St", "city": "Springfield", "zip": "12345", "floor": 3},
         "lines": [{"sku": "ABC-0001", "quantity": 1, "qty": 2}]
@@ -81,5 +84,9 @@ async fn unknown_keys_are_rejected_at_every_depth_whatever_the_schema_says() {
         .filter(|v| v["problem"] == "unknown_argument")
         .filter_map(|v| v["path"].as_str())
         .collect();
-    assert_eq!(unknown, ["value.ship_to.floor", "value.lines[0].qty"], "{envelope}");
+    assert_eq!(
+        unknown,
+        ["value.ship_to.floor", "value.lines[0].qty"],
+        "{envelope}"
+    );
 }

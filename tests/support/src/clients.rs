@@ -117,8 +117,9 @@ pub fn agent_frameworks(args: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&output.stderr)
     );
     let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last)
-        .unwrap_or_else(|error| panic!("agent_frameworks.py {args:?}: no report ({error}): {stdout}"))
+    serde_json::from_str(last).unwrap_or_else(|error| {
+        panic!("agent_frameworks.py {args:?}: no report ({error}): {stdout}")
+    })
 }
 
 /// The o200k_base token count of each text, by the token benchmark's counter
@@ -128,7 +129,12 @@ pub fn tokens(texts: &[&str]) -> Vec<usize> {
     let clients = clients();
     let mut child = clients
         .command(&clients.node)
-        .arg(workspace_root().join("bench").join("tokens").join("count.cjs"))
+        .arg(
+            workspace_root()
+                .join("bench")
+                .join("tokens")
+                .join("count.cjs"),
+        )
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
