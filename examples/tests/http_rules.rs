@@ -517,12 +517,13 @@ fn unknown_sessions_and_rmcp_rejections_get_json_rpc_bodies() {
     let reply = request(&server.addr, "DELETE", "/mcp", &unknown, b"");
     let body = assert_rejection(&reply, 404, -32600, session_gone);
     assert_eq!(body["error"]["data"]["sessionId"], "no-such-session");
-    // A real session is deleted with 202; then it is gone for POST as well.
+    // A real session is deleted with 204 (the MCP Python SDK warns on any status but 200
+    // and 204); then it is gone for POST as well.
     let session = server.post(&[], initialize_body());
     let id = session.header("mcp-session-id").expect("a session id");
     let known = [("Mcp-Session-Id", id)];
     let reply = request(&server.addr, "DELETE", "/mcp", &known, b"");
-    assert_eq!(reply.status, 202, "{reply:?}");
+    assert_eq!(reply.status, 204, "{reply:?}");
     let ping = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
     let reply = server.post(&known, ping);
     assert_rejection(&reply, 404, -32600, session_gone);

@@ -52,7 +52,7 @@ fn initialize_past_the_session_cap_gets_503_and_open_sessions_keep_working() {
         &[("Mcp-Session-Id", &sessions[0])],
         b"",
     );
-    assert_eq!(closed.status, 202, "{closed:?}");
+    assert_eq!(closed.status, 204, "{closed:?}");
     server.open_session(&[]);
     assert_refused(&server.post(&[], initialize_body()), 3);
 }

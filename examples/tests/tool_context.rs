@@ -34,10 +34,8 @@ fn the_context_is_not_part_of_the_input_schema() {
         .iter()
         .find(|tool| tool["name"] == "test_tool_with_logging")
         .expect("test_tool_with_logging");
-    assert_eq!(
-        logging["inputSchema"],
-        json!({"type": "object", "additionalProperties": false})
-    );
+    // No `additionalProperties: false`, which google-genai fails on (issue 27).
+    assert_eq!(logging["inputSchema"], json!({"type": "object"}));
 }
 
 #[test]

@@ -79,7 +79,8 @@ pub struct RemoteError {
     pub code: String,
     /// `input`, `dependency` or `system`.
     pub class: String,
-    /// The message.
+    /// The message: the first line of the result's text.
+    #[serde(default)]
     pub error: String,
     /// Whether the same call may succeed later.
     pub retryable: bool,
@@ -92,7 +93,8 @@ pub struct RemoteError {
     /// The id under which the server logged the error.
     #[serde(default)]
     pub correlation_id: Option<String>,
-    /// The argument problems, for `invalid_arguments`.
+    /// The argument problems, for `invalid_arguments`; each with its `message`, the text's
+    /// line for it.
     #[serde(default)]
     pub violations: Vec<Value>,
     /// Extra details from the tool.
@@ -101,7 +103,9 @@ pub struct RemoteError {
 }
 
 impl RemoteError {
-    /// The envelope of an `isError` result: from `_meta`, else from `structuredContent`.
+    /// The envelope of an `isError` result: from `_meta` (else from `structuredContent`, as
+    /// servers before 0.2 sent it), with the sentences the server leaves to the text read
+    /// back from it.
     pub fn of(result: &CallToolResult) -> Option<Self> {
         if result.is_error != Some(true) {
             return None;
@@ -111,9 +115,34 @@ impl RemoteError {
             .as_ref()
             .and_then(|meta| meta.0.get(META_KEY))
             .cloned();
-        from_meta
+        let mut envelope: Self = from_meta
             .or_else(|| result.structured_content.clone())
-            .and_then(|value| serde_json::from_value(value).ok())
+            .and_then(|value| serde_json::from_value(value).ok())?;
+        let text = result
+            .content
+            .iter()
+            .find_map(|block| block.as_text().map(|text| text.text.as_str()))
+            .unwrap_or_default();
+        envelope.read_sentences(text);
+        Some(envelope)
+    }
+
+    /// Fills `error` from the text's first line and each violation's `message` from the
+    /// text's `- ` lines, in order, where the envelope does not carry them.
+    fn read_sentences(&mut self, text: &str) {
+        let mut lines = text.lines();
+        let headline = lines.next().unwrap_or_default();
+        if self.error.is_empty() {
+            self.error = headline.to_string();
+        }
+        let problems = lines.filter_map(|line| line.strip_prefix("- "));
+        for (violation, sentence) in self.violations.iter_mut().zip(problems) {
+            if let Value::Object(violation) = violation {
+                violation
+                    .entry("message")
+                    .or_insert_with(|| Value::String(sentence.to_string()));
+            }
+        }
     }
 }
 

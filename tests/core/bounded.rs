@@ -162,7 +162,8 @@ async fn an_array_over_the_input_limits_is_refused_before_its_items_are_read() {
     );
     let violation = &envelope(&result)["violations"][0];
     assert_eq!(violation["problem"], "too_large");
-    assert_eq!(violation["expected"], "at most 100000 items");
+    // The phrase of what was expected is the text's, not the envelope's (issue 27).
+    assert!(violation.get("expected").is_none(), "{violation}");
     // At the limit, the items are read (and here, every one is the wrong type).
     let tags: Vec<Value> = (0..100_000).map(Value::from).collect();
     let result = call(&server, "tag_items", json!({"ids": [1], "tags": tags})).await;

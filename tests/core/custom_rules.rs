@@ -3,7 +3,9 @@
 //! the type errors of other arguments, for every argument that did deserialize.
 
 use mcp_tool_runtime::{McpServer, mcp_tool};
-use mcp_tool_test_support::results::{call, envelope, ok_text, violation_at, violation_messages};
+use mcp_tool_test_support::results::{
+    call, client_envelope, ok_text, violation_at, violation_messages,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -93,7 +95,7 @@ async fn a_custom_rule_is_reported_beside_a_type_error() {
     );
     assert_eq!(violation_at(&result, "day")["problem"], "custom");
     assert_eq!(
-        envelope(&result)["error"],
+        client_envelope(&result).error,
         "Invalid arguments for tool 'schedule': 2 problems."
     );
 }

@@ -1,6 +1,6 @@
 //! The error envelope: an error result with the envelope in `_meta`, not a protocol error.
 
-use mcp_tool_test_support::results::{call, envelope, text, wire};
+use mcp_tool_test_support::results::{call, client_envelope, envelope, text, wire};
 use serde_json::json;
 
 use crate::fixtures::{is_correlation_id, published, server};
@@ -44,9 +44,17 @@ async fn envelope_of_invalid_arguments_has_every_field() {
     let envelope = envelope(&result);
     assert_eq!(envelope["code"], "invalid_arguments");
     assert_eq!(envelope["class"], "input");
+    // The sentences are the text's (issue 27: google-genai shows the model the whole
+    // result); a client reads them back from it.
+    assert!(envelope.get("error").is_none(), "{envelope}");
+    let read = client_envelope(&result);
     assert_eq!(
-        envelope["error"],
+        read.error,
         "Invalid arguments for tool 'every_type': 1 problem."
+    );
+    assert_eq!(
+        read.violations[0]["message"],
+        "Argument 'quantity' expected an integer, but received 'five'."
     );
     assert_eq!(envelope["retryable"], false);
     assert!(envelope.get("retryAfter").is_none());
@@ -57,18 +65,24 @@ async fn envelope_of_invalid_arguments_has_every_field() {
         json!([{
             "path": "quantity",
             "problem": "type_mismatch",
-            "expected": "an integer",
-            "received": "five",
-            "message": "Argument 'quantity' expected an integer, but received 'five'."
+            "received": "five"
         }])
     );
 }
 
+/// pydantic-ai shows the model `structuredContent` rather than the text when a result has
+/// it (issue 27): an error carries its envelope in `_meta` only, output schema or not.
 #[tokio::test]
-async fn envelope_is_structured_content_when_the_tool_has_no_output_schema() {
-    let result = call(&server(), "every_type", json!({"quantity": "five"})).await;
-    let envelope = envelope(&result);
-    assert_eq!(result.structured_content.as_ref(), Some(&envelope));
+async fn envelope_is_only_in_meta_when_the_tool_has_no_output_schema() {
+    let server = server();
+    assert!(
+        published(&server, "every_type")
+            .get("outputSchema")
+            .is_none()
+    );
+    let result = call(&server, "every_type", json!({"quantity": "five"})).await;
+    assert_eq!(envelope(&result)["code"], "invalid_arguments");
+    assert!(result.structured_content.is_none(), "{:#}", wire(&result));
 }
 
 #[tokio::test]

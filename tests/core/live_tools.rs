@@ -22,7 +22,9 @@ use mcp_tool_runtime::{
     registry::{LiveTools, RegistryError},
     stdio::LineTransport,
 };
-use mcp_tool_test_support::results::{call, envelope, ok_text, text};
+use mcp_tool_test_support::results::{
+    call, client_envelope, envelope, ok_text, text, violation_messages,
+};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -332,16 +334,9 @@ async fn a_schema_tool_reports_every_violation_like_a_typed_tool() {
         }),
     )
     .await;
-    let envelope = envelope(&result);
-    assert_eq!(envelope["code"], "invalid_arguments");
-    let messages: Vec<&str> = envelope["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["message"].as_str().unwrap())
-        .collect();
+    assert_eq!(envelope(&result)["code"], "invalid_arguments");
     assert_eq!(
-        messages,
+        violation_messages(&result),
         [
             "Argument 'sku' must match the pattern `^[A-Z]{3}-[0-9]{4}$` (for example 'ABC-0001'), but received 'abc'.",
             "Argument 'quantity' expected an integer, but received 'five'.",
@@ -365,7 +360,7 @@ async fn a_schema_tool_gets_the_arguments_checked_and_repaired() {
     assert_eq!(ok_text(&result), r#"{"sku":"ABC-0001","quantity":5}"#);
     let missing = server.call("lookup", None).await.unwrap();
     assert_eq!(
-        envelope(&missing)["error"],
+        client_envelope(&missing).error,
         "Tool 'lookup' was called without arguments, but it requires 'sku', 'quantity'."
     );
     let range = call(
@@ -375,8 +370,8 @@ async fn a_schema_tool_gets_the_arguments_checked_and_repaired() {
     )
     .await;
     assert_eq!(
-        envelope(&range)["violations"][0]["message"],
-        "Argument 'quantity' must be between 1 and 100, but received 500."
+        violation_messages(&range),
+        ["Argument 'quantity' must be between 1 and 100, but received 500."]
     );
 }
 

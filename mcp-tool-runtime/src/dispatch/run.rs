@@ -60,13 +60,7 @@ pub(super) async fn run<S>(
 pub(crate) fn error_result(info: &ToolInfo, error: ToolError) -> CallOutcome {
     let correlation_id = correlation_id();
     log_failure(info.name(), &error, &correlation_id);
-    let result = render::error_result(
-        info.name(),
-        info.valid_call(),
-        info.output_schema().is_some(),
-        &error,
-        &correlation_id,
-    );
+    let result = render::error_result(info.name(), info.valid_call(), &error, &correlation_id);
     CallOutcome::failed(result, error, correlation_id)
 }
 

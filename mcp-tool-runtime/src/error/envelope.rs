@@ -9,7 +9,13 @@ use super::code::ErrorClass;
 pub const META_KEY: &str = "rs.mcp-tool/error";
 
 /// The structured form of an error result, found under [`META_KEY`] in the result's
-/// `_meta`, and as `structuredContent` when the tool declares no output schema.
+/// `_meta`.
+///
+/// For argument problems, the wire holds the facts a program acts on, not the sentences:
+/// `error` and each violation's `expected` and `message` are left out there, because the
+/// result's text says them line by line and clients such as google-genai show the model the
+/// whole result, `_meta` included. `client::RemoteError::of` (feature `client`) reads `error`
+/// and each `message` back from the text.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorEnvelope {
@@ -17,7 +23,8 @@ pub struct ErrorEnvelope {
     pub code: String,
     /// Who has to act: input, dependency or system.
     pub class: ErrorClass,
-    /// The message.
+    /// The message: the first line of the result's text (on the wire only when there are
+    /// no violations).
     pub error: String,
     /// Whether the same call may succeed later.
     pub retryable: bool,
@@ -48,18 +55,20 @@ pub struct ViolationEntry {
     /// The kind of problem, such as `type_mismatch` (see
     /// [`ViolationKind::problem`](crate::error::ViolationKind::problem)).
     pub problem: &'static str,
-    /// What was expected, as a phrase.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// What was expected, as a phrase (not on the wire: the text's sentence says it).
+    #[serde(skip)]
     pub expected: Option<String>,
     /// The value received, cut when it is too large to echo back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub received: Option<Value>,
-    /// Every allowed value or name.
+    /// Every allowed value (of an enum); the valid names of an unknown argument are in the
+    /// text only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allowed: Option<Vec<Value>>,
     /// The allowed value or name closest to what was received.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Value>,
-    /// The sentence the model reads.
+    /// The sentence the model reads: the text's line for this problem (not on the wire).
+    #[serde(skip)]
     pub message: String,
 }

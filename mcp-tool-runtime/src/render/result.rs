@@ -53,26 +53,27 @@ pub(crate) fn success_result(tool: &str, wrapped: bool, output: ToolOutput) -> C
 
 /// The `isError` result of `error` from `tool`, logged under `correlation_id`: the text the
 /// model reads (with `valid_call`, the tool's "Valid call" line, for argument problems) and
-/// the envelope.
+/// the envelope in `_meta`.
+///
+/// No `structuredContent`: pydantic-ai shows the model a result's `structuredContent` rather
+/// than its text, and a TypeScript SDK 1.x client validates it against the output schema
+/// even on errors.
 pub(crate) fn error_result(
     tool: &str,
     valid_call: &str,
-    has_output_schema: bool,
     error: &ToolError,
     correlation_id: &str,
 ) -> CallToolResult {
     let envelope = error.envelope(tool, correlation_id);
     let text = error_text(error, &envelope, tool, valid_call);
-    let envelope = serde_json::to_value(&envelope).unwrap_or_default();
-    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    // A TypeScript SDK 1.x client validates structuredContent against the outputSchema even
-    // on errors, so a tool with an output schema carries the envelope in `_meta` only.
-    if !has_output_schema {
-        result.structured_content = Some(envelope.clone());
+    let mut wire = serde_json::to_value(&envelope).unwrap_or_default();
+    if !envelope.violations.is_empty()
+        && let Value::Object(wire) = &mut wire
+    {
+        // The text's headline; its lines are the violations' messages.
+        wire.shift_remove("error");
     }
-    result.meta = Some(MetaObject(Map::from_iter([(
-        META_KEY.to_string(),
-        envelope,
-    )])));
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    result.meta = Some(MetaObject(Map::from_iter([(META_KEY.to_string(), wire)])));
     result
 }

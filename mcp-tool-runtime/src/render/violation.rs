@@ -203,10 +203,8 @@ pub(crate) fn entry(violation: &Violation) -> ViolationEntry {
             allowed,
             suggestion,
         } => (Some(allowed.clone()), suggestion.clone()),
-        ViolationKind::Unknown { suggestion, valid } => (
-            Some(valid.iter().cloned().map(Value::String).collect()),
-            suggestion.clone().map(Value::String),
-        ),
+        // The valid names are in the text's sentence, and in the schema.
+        ViolationKind::Unknown { suggestion, .. } => (None, suggestion.clone().map(Value::String)),
         _ => (None, None),
     };
     ViolationEntry {

@@ -6,8 +6,8 @@ use serde_json::{Map, Value, json};
 
 use super::doc::is_null_schema;
 use super::rewrite::{
-    collapse_tuple, inline_document, merge_all_of, normalize, ref_name, single_types,
-    visit_schema_children,
+    collapse_tuple, inline_document, merge_all_of, normalize, single_types, stub_refs,
+    substitute_refs,
 };
 
 /// The keywords of Gemini's OpenAPI 3.0 schema subset.
@@ -49,33 +49,6 @@ pub(super) fn gemini(canonical: &Value) -> Value {
     normalize(&mut root);
     gemini_node(&mut root, false);
     root
-}
-
-fn substitute_refs(node: &mut Value, defs: &Map<String, Value>) {
-    if let Value::Object(object) = node
-        && let Some(Value::Object(definition)) = ref_name(object).and_then(|name| defs.get(name))
-    {
-        let definition = definition.clone();
-        object.remove("$ref");
-        for (key, value) in definition {
-            object.entry(key).or_insert(value);
-        }
-        return;
-    }
-    visit_schema_children(node, &mut |child| substitute_refs(child, defs));
-}
-
-/// Replaces the `$ref`s left after unrolling with the bare type of what they name.
-fn stub_refs(node: &mut Value, defs: &Map<String, Value>) {
-    if let Value::Object(object) = node
-        && let Some(definition) = ref_name(object).and_then(|name| defs.get(name))
-    {
-        let kind = definition.get("type").cloned().unwrap_or(json!("object"));
-        object.remove("$ref");
-        object.insert("type".into(), kind);
-        return;
-    }
-    visit_schema_children(node, &mut |child| stub_refs(child, defs));
 }
 
 /// One schema for the branches of a union inside `items`, where Gemini takes no `anyOf`:

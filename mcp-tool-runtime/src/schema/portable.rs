@@ -3,38 +3,50 @@
 use serde_json::{Map, Value, json};
 
 use super::rewrite::{
-    accepts_anything, annotations_of, for_each_subschema, inline_document, is_object_type,
-    normalize, single_types,
+    accepts_anything, annotations_of, for_each_subschema, inline_document, normalize, single_types,
 };
 use super::role::SchemaRole;
 use crate::error::JsonType;
 
 /// The portable form of a canonical schema. See [`SchemaProfile`](super::SchemaProfile).
 ///
-/// Only an input schema is closed with `additionalProperties: false` at its root: that is
-/// the server's promise to reject unknown arguments. An output schema makes no such promise.
-pub(super) fn portable(canonical: &Value, role: SchemaRole) -> Value {
+/// No object says `additionalProperties: true` or `false`: google-genai's MCP conversion
+/// (`mcp_to_gemini_tool`) fails on every tool with a boolean there, and the runtime rejects
+/// unknown keys at every depth against the canonical schema whatever the published one says.
+/// A map keeps its value schema.
+pub(super) fn portable(canonical: &Value) -> Value {
     let (mut root, mut kept) = inline_document(canonical);
     if !root.is_object() {
         return root;
     }
     for definition in kept.values_mut() {
+        open_objects(definition);
         normalize(definition);
         spell_portably(definition);
     }
+    open_objects(&mut root);
     normalize(&mut root);
     spell_portably(&mut root);
-    if let Some(object) = root.as_object_mut() {
-        if role == SchemaRole::Input && is_object_type(object) {
-            object
-                .entry("additionalProperties")
-                .or_insert(Value::Bool(false));
-        }
-        if !kept.is_empty() {
-            object.insert("$defs".into(), Value::Object(kept));
-        }
+    if let Some(object) = root.as_object_mut()
+        && !kept.is_empty()
+    {
+        object.insert("$defs".into(), Value::Object(kept));
     }
     root
+}
+
+/// Leaves out every boolean `additionalProperties`, at every depth.
+fn open_objects(node: &mut Value) {
+    let Value::Object(object) = node else {
+        return;
+    };
+    if object
+        .get("additionalProperties")
+        .is_some_and(Value::is_boolean)
+    {
+        object.remove("additionalProperties");
+    }
+    for_each_subschema(object, &mut open_objects);
 }
 
 /// The spellings that Inspector 2.x `--strict` and single-type clients accept: a bare `true`

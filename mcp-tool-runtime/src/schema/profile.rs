@@ -14,9 +14,10 @@ use super::{gemini::gemini, portable::portable, strict::strict};
 /// - sub-schemas are inlined: no `$ref`, no `$defs`;
 /// - integer formats such as `uint32` are replaced by `minimum`/`maximum` (see *Integers*);
 /// - an optional property is simply left out of `required` rather than typed `["T","null"]`;
-/// - the arguments object, and every nested object with fixed properties, has
-///   `additionalProperties: false` (maps, `#[serde(flatten)]` catch-alls and structs with
-///   `#[schemars(extend("additionalProperties" = true))]` stay open);
+/// - no object says `additionalProperties: true` or `false` (google-genai's MCP conversion
+///   fails on every tool that does); a map keeps its value schema there. The runtime still
+///   rejects unknown keys at every depth of a struct, against the canonical schema, with a
+///   suggestion and the valid keys;
 /// - there is no `$schema` keyword (2020-12 is the MCP default).
 ///
 /// ## Recursive types
@@ -39,7 +40,10 @@ use super::{gemini::gemini, portable::portable, strict::strict};
 ///   `{"key": …, "value": …}` pairs, which the runtime turns back into the map; a tuple is
 ///   an array of a fixed length whose items are the union of its element types; a
 ///   `serde_json::Value` is any scalar (strict mode has no open object);
-/// - recursive types keep `$defs`/`$ref`, as strict mode supports them;
+/// - recursive types are unrolled `strict::STRICT_RECURSION_DEPTH` levels, and below that
+///   a recursive type is described without its recursive properties (OpenAI strict mode
+///   takes `$ref`, but openai-agents' MCP conversion falls back to non-strict on any `$ref`
+///   it cannot check); the runtime still accepts deeper values;
 /// - tool names must match `^[a-zA-Z0-9_-]{1,64}$`: a server with a tool published under
 ///   this profile whose name does not fit refuses to build
 ///   ([`RegistryError::NameNotAccepted`](crate::registry::RegistryError::NameNotAccepted)),
@@ -184,14 +188,14 @@ impl SchemaProfile {
     /// The published form of a canonical schema under this profile.
     pub(crate) fn publish(self, canonical: &Value, role: SchemaRole) -> Value {
         match (self, role) {
-            (Self::Portable, _) => portable(canonical, role),
+            (Self::Portable, _) => portable(canonical),
             (Self::Full, _) => canonical.clone(),
             (Self::Strict, SchemaRole::Input) => strict(canonical),
             (Self::Gemini, SchemaRole::Input) => gemini(canonical),
             // Neither OpenAI nor Gemini shows an output schema to the model; the MCP client
             // validates `structuredContent` with a JSON Schema validator, for which the
             // portable form is the right one.
-            (Self::Strict | Self::Gemini, SchemaRole::Output) => portable(canonical, role),
+            (Self::Strict | Self::Gemini, SchemaRole::Output) => portable(canonical),
         }
     }
 }

@@ -444,3 +444,32 @@ pub(super) fn owned_required_names(schema: &Map<String, Value>) -> BTreeSet<Stri
         })
         .unwrap_or_default()
 }
+
+/// Replaces every `$ref` to one of `defs` with the definition it names: one level of
+/// unrolling of a recursive type.
+pub(super) fn substitute_refs(node: &mut Value, defs: &Map<String, Value>) {
+    if let Value::Object(object) = node
+        && let Some(Value::Object(definition)) = ref_name(object).and_then(|name| defs.get(name))
+    {
+        let definition = definition.clone();
+        object.remove("$ref");
+        for (key, value) in definition {
+            object.entry(key).or_insert(value);
+        }
+        return;
+    }
+    visit_schema_children(node, &mut |child| substitute_refs(child, defs));
+}
+
+/// Replaces the `$ref`s left after unrolling with the bare type of what they name.
+pub(super) fn stub_refs(node: &mut Value, defs: &Map<String, Value>) {
+    if let Value::Object(object) = node
+        && let Some(definition) = ref_name(object).and_then(|name| defs.get(name))
+    {
+        let kind = definition.get("type").cloned().unwrap_or(json!("object"));
+        object.remove("$ref");
+        object.insert("type".into(), kind);
+        return;
+    }
+    visit_schema_children(node, &mut |child| stub_refs(child, defs));
+}

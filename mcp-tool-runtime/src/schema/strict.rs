@@ -5,7 +5,8 @@ use serde_json::{Map, Value, json};
 use super::doc::is_map;
 use super::rewrite::{
     accepts_anything, annotations_of, collapse_tuple, for_each_subschema, inline_document,
-    merge_all_of, normalize, owned_required_names, single_types,
+    merge_all_of, normalize, owned_required_names, ref_name, single_types, stub_refs,
+    substitute_refs,
 };
 
 /// The keywords OpenAI strict mode supports; everything else is left out of a strict schema.
@@ -122,19 +123,57 @@ pub(crate) const MAP_PAIR_VALUE: &str = "value";
 
 /// The strict (OpenAI) form of a canonical schema. See [`SchemaProfile`](super::SchemaProfile).
 pub(super) fn strict(canonical: &Value) -> Value {
-    let (mut root, mut kept) = inline_document(canonical);
-    for definition in kept.values_mut() {
-        normalize(definition);
-        strict_node(definition);
+    let (mut root, kept) = inline_document(canonical);
+    // No `$ref`: openai-agents converts an MCP tool to strict mode only when it has checked
+    // every target itself, which it never does for a `$ref` it keeps (a recursive type).
+    for _ in 0..STRICT_RECURSION_DEPTH {
+        substitute_refs(&mut root, &kept);
     }
+    drop_recursive_properties(&mut root, &kept);
+    stub_refs(&mut root, &kept);
     normalize(&mut root);
     strict_node(&mut root);
-    if let Some(object) = root.as_object_mut()
-        && !kept.is_empty()
-    {
-        object.insert("$defs".into(), Value::Object(kept));
-    }
     root
+}
+
+/// How many levels of a recursive type the strict profile unrolls; below that, a level
+/// has no recursive properties.
+pub(crate) const STRICT_RECURSION_DEPTH: usize = 3;
+
+/// Leaves out, at every depth, each property whose schema still refers to one of `defs`:
+/// where unrolling stops, a tree node has no `children` and a list link no `next`. Strict
+/// mode has no open object to stand for them.
+fn drop_recursive_properties(node: &mut Value, defs: &Map<String, Value>) {
+    let Value::Object(object) = node else {
+        return;
+    };
+    // Deepest first: a level whose deeper levels were pruned keeps its properties.
+    for_each_subschema(object, &mut |child| drop_recursive_properties(child, defs));
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        let dropped: Vec<String> = properties
+            .iter()
+            .filter(|(_, schema)| refers_to(schema, defs))
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in &dropped {
+            properties.remove(name);
+        }
+        if let Some(Value::Array(required)) = object.get_mut("required") {
+            required.retain(|name| !dropped.iter().any(|d| name == d.as_str()));
+        }
+    }
+}
+
+/// True when `schema` holds a `$ref` to one of `defs` at any depth.
+fn refers_to(schema: &Value, defs: &Map<String, Value>) -> bool {
+    match schema {
+        Value::Object(object) => {
+            ref_name(object).is_some_and(|name| defs.contains_key(name))
+                || object.values().any(|child| refers_to(child, defs))
+        }
+        Value::Array(items) => items.iter().any(|child| refers_to(child, defs)),
+        _ => false,
+    }
 }
 
 fn strict_node(node: &mut Value) {

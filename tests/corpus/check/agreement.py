@@ -192,6 +192,46 @@ def unrolled(schema, defs, depth=3):
             for k, v in schema.items() if k != "$defs"}
 
 
+# The keywords whose presence leaves an object open, as the runtime's closing rule has them
+# (mcp-tool-runtime/src/schema/close.rs): it says what it admits, or its properties are spread
+# over sub-schemas.
+LEAVE_OPEN = ("additionalProperties", "unevaluatedProperties", "patternProperties",
+              "allOf", "anyOf", "oneOf", "$ref", "if")
+DATA_KEYWORDS = ("enum", "const", "required", "default", "examples")
+
+
+def closed(schema, root=True, closable=True):
+    """The published schema with its objects closed as the runtime closes them. The portable
+    profile leaves `additionalProperties: false` out (google-genai fails on it, issue 27);
+    the runtime still rejects unknown keys at every depth of a struct, the one place where it
+    is stricter than the published schema. Drawing from the closed form keeps unknown keys out
+    of the valid draws, and keeps the extra-property mutation, which the runtime must reject."""
+    if not isinstance(schema, dict):
+        return schema
+    # The branches of `allOf`, and of a union beside fixed properties (a flattened enum),
+    # describe only part of one object: they stay open.
+    branches_closable = {"allOf": False, "anyOf": "properties" not in schema}
+    branches_closable["oneOf"] = branches_closable["anyOf"]
+    out = {}
+    for key, value in schema.items():
+        if key in DATA_KEYWORDS:
+            out[key] = value
+        elif key in branches_closable and isinstance(value, list):
+            out[key] = [closed(v, False, branches_closable[key]) for v in value]
+        elif key in ("properties", "$defs", "patternProperties") and isinstance(value, dict):
+            out[key] = {name: closed(v, False) for name, v in value.items()}
+        elif key == "prefixItems" and isinstance(value, list):
+            out[key] = [closed(v, False) for v in value]
+        elif isinstance(value, dict):
+            out[key] = closed(value, False)
+        else:
+            out[key] = value
+    is_object = "properties" in out or (root and out.get("type") == "object")
+    if closable and is_object and not any(k in out for k in LEAVE_OPEN):
+        out["additionalProperties"] = False
+    return out
+
+
 def mutated_at(value, path):
     for seg in path:
         value = value[seg]
@@ -211,7 +251,7 @@ def main():
     tools = json.load(open(sys.argv[1]))
     out = []
     for tool in tools:
-        schema = tool["schema"]
+        schema = closed(tool["schema"])
         # Declared formats (uuid, date, date-time) are meant: assert them.
         validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
         exact = Draft202012Validator(tool["canonical"], format_checker=WIDTH_CHECKER)

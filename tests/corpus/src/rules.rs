@@ -185,8 +185,9 @@ fn common(schema: &Value, walk: &mut Walk<'_>) {
 
 /// The portable profile (the core issue's rules, and what Inspector 2.x `--strict` flags):
 /// no `$schema`; no non-standard formats; `$ref` only into `$defs` of recursive types; no
-/// `type` arrays; no bare boolean schemas; optional input properties not nullable; an input
-/// root closed with `additionalProperties: false`.
+/// `type` arrays; no bare boolean schemas; optional input properties not nullable; no boolean
+/// `additionalProperties` (google-genai's MCP conversion fails on every tool with one, issue
+/// 27).
 pub fn portable(schema: &Value, input: bool) -> Vec<Finding> {
     let mut walk = Walk {
         root: schema,
@@ -196,13 +197,14 @@ pub fn portable(schema: &Value, input: bool) -> Vec<Finding> {
     if schema.get("$schema").is_some() {
         walk.add("", "no `$schema`");
     }
-    if input && schema.get("additionalProperties") != Some(&Value::Bool(false)) {
-        walk.add("", "the arguments object has `additionalProperties: false`");
-    }
     let mut found = Vec::new();
     visit(schema, "", false, &mut |node, at, _| {
         let Value::Object(object) = node else {
             if at.ends_with("/additionalProperties") {
+                found.push((
+                    at.to_string(),
+                    "no boolean `additionalProperties`".to_string(),
+                ));
                 return;
             }
             found.push((at.to_string(), "no bare boolean schema".to_string()));
@@ -247,7 +249,8 @@ pub fn portable(schema: &Value, input: bool) -> Vec<Finding> {
 }
 
 /// The strict profile (OpenAI strict mode): every object closed with
-/// `additionalProperties: false`, every property required, only supported keywords.
+/// `additionalProperties: false`, every property required, only supported keywords, no `$ref`
+/// (openai-agents's MCP conversion falls back to non-strict on one, issue 27).
 pub fn strict(schema: &Value) -> Vec<Finding> {
     let mut walk = Walk {
         root: schema,
@@ -266,6 +269,9 @@ pub fn strict(schema: &Value) -> Vec<Finding> {
             if !STRICT_KEYWORDS.contains(&key.as_str()) {
                 found.push((at.to_string(), format!("unsupported keyword `{key}`")));
             }
+        }
+        if object.contains_key("$ref") {
+            found.push((at.to_string(), "no `$ref`".into()));
         }
         let objectish = is_object_schema(object) || object.contains_key("properties");
         if objectish {

@@ -3,7 +3,8 @@
 
 use mcp_tool_corpus::tools;
 use mcp_tool_runtime::rmcp::model::CallToolResult;
-use mcp_tool_runtime::{InputMode, McpServer, error::META_KEY};
+use mcp_tool_runtime::{InputMode, McpServer};
+use mcp_tool_test_support::results::violation_messages;
 use serde_json::{Value, json};
 
 fn server(mode: InputMode) -> McpServer<()> {
@@ -23,15 +24,9 @@ fn structured(result: &CallToolResult) -> Value {
     result.structured_content.clone().unwrap()
 }
 
+/// The sentence of each violation: the text's lines (the envelope leaves them to the text).
 fn messages(result: &CallToolResult) -> Vec<String> {
-    assert_eq!(result.is_error, Some(true), "{result:?}");
-    let meta = result.meta.as_ref().unwrap();
-    meta.0[META_KEY]["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["message"].as_str().unwrap().to_string())
-        .collect()
+    violation_messages(result)
 }
 
 #[tokio::test]

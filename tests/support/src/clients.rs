@@ -93,3 +93,59 @@ pub fn clients() -> &'static Clients {
         }
     })
 }
+
+/// Runs `examples/tests/clients/agent_frameworks.py` (google-genai, pydantic-ai, openai-agents
+/// and the MCP Python SDK, as their users call them, with no model) and returns the report it
+/// prints on its last line. Panics when the script fails.
+pub fn agent_frameworks(args: &[&str]) -> serde_json::Value {
+    let clients = clients();
+    let script = workspace_root()
+        .join("examples")
+        .join("tests")
+        .join("clients")
+        .join("agent_frameworks.py");
+    let output = clients
+        .command(&clients.python)
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run agent_frameworks.py");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "agent_frameworks.py {args:?} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|error| {
+        panic!("agent_frameworks.py {args:?}: no report ({error}): {stdout}")
+    })
+}
+
+/// The o200k_base token count of each text, by the token benchmark's counter
+/// (`bench/tokens/count.cjs`, gpt-tokenizer).
+pub fn tokens(texts: &[&str]) -> Vec<usize> {
+    use std::io::Write;
+    let clients = clients();
+    let mut child = clients
+        .command(&clients.node)
+        .arg(
+            workspace_root()
+                .join("bench")
+                .join("tokens")
+                .join("count.cjs"),
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the token counter");
+    let input = serde_json::to_vec(texts).expect("texts as JSON");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(&input)
+        .expect("texts to the counter");
+    let output = child.wait_with_output().expect("the counts");
+    serde_json::from_slice(&output.stdout).expect("a JSON array of counts")
+}

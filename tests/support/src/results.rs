@@ -1,7 +1,7 @@
 //! Helpers for reading tool results and checking schemas in the in-process tests.
 
 use mcp_tool_runtime::rmcp::model::{CallToolResult, Tool};
-use mcp_tool_runtime::{McpServer, error::META_KEY};
+use mcp_tool_runtime::{McpServer, client::RemoteError, error::META_KEY};
 use serde_json::Value;
 
 /// Calls `name` in-process and returns the result; panics on an unknown tool.
@@ -64,27 +64,33 @@ pub fn envelope(result: &CallToolResult) -> Value {
     envelope
 }
 
-/// The `message` of each violation in an error result, in order.
-pub fn violation_messages(result: &CallToolResult) -> Vec<String> {
-    envelope(result)["violations"]
-        .as_array()
-        .map(|violations| {
-            violations
-                .iter()
-                .map(|v| v["message"].as_str().expect("message").to_string())
-                .collect()
-        })
-        .unwrap_or_default()
+/// The envelope of an error result as a client reads it ([`RemoteError::of`]): the wire
+/// envelope, with `error` and each violation's `message` read back from the text, which
+/// alone carries the sentences.
+pub fn client_envelope(result: &CallToolResult) -> RemoteError {
+    envelope(result);
+    RemoteError::of(result).expect("an envelope a client can read")
 }
 
-/// The violation at `path` in an error result's envelope.
+/// The `message` of each violation in an error result, in order: the text's line for it.
+pub fn violation_messages(result: &CallToolResult) -> Vec<String> {
+    client_envelope(result)
+        .violations
+        .iter()
+        .map(|v| v["message"].as_str().expect("message").to_string())
+        .collect()
+}
+
+/// The violation at `path` in an error result's envelope, with its `message` (see
+/// [`client_envelope`]).
 pub fn violation_at(result: &CallToolResult, path: &str) -> Value {
-    let envelope = envelope(result);
-    envelope["violations"]
-        .as_array()
-        .and_then(|all| all.iter().find(|v| v["path"] == path))
+    let envelope = client_envelope(result);
+    envelope
+        .violations
+        .iter()
+        .find(|v| v["path"] == path)
         .cloned()
-        .unwrap_or_else(|| panic!("no violation at '{path}': {envelope:#}"))
+        .unwrap_or_else(|| panic!("no violation at '{path}': {envelope:#?}"))
 }
 
 /// A published tool as `tools/list` sends it.

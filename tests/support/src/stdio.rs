@@ -238,9 +238,17 @@ pub fn text_of(result: &Value) -> String {
         .to_string()
 }
 
-/// The error envelope of a tool result.
+/// The error envelope of a tool result, as it is on the wire.
 pub fn envelope_of(result: &Value) -> &Value {
     &result["_meta"]["rs.mcp-tool/error"]
+}
+
+/// The error envelope of a tool result as a client reads it, with `error` and each
+/// violation's `message` read back from the text (see [`crate::results::client_envelope`]).
+pub fn client_envelope_of(result: &Value) -> mcp_tool_runtime::client::RemoteError {
+    let result: mcp_tool_runtime::rmcp::model::CallToolResult =
+        serde_json::from_value(result.clone()).expect("a CallToolResult");
+    crate::results::client_envelope(&result)
 }
 
 /// A child process killed on drop, so that a failing test leaves nothing running.

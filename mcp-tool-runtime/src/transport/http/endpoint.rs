@@ -258,7 +258,13 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         } else {
             None
         };
-        let response = self.service.handle(request).await;
+        let closes_session = request.method() == Method::DELETE;
+        let mut response = self.service.handle(request).await;
+        // rmcp answers a closed session 202; the MCP Python SDK's client takes 200 or 204 and
+        // warns on anything else.
+        if closes_session && response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::NO_CONTENT;
+        }
         let response = if is_plain_rejection(&response) {
             with_json_rpc_body(response, &screened).await
         } else {
