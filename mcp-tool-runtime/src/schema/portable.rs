@@ -5,7 +5,6 @@ use serde_json::{Map, Value, json};
 use super::rewrite::{
     accepts_anything, annotations_of, for_each_subschema, inline_document, normalize, single_types,
 };
-use super::role::SchemaRole;
 use crate::error::JsonType;
 
 /// The portable form of a canonical schema. See [`SchemaProfile`](super::SchemaProfile).
