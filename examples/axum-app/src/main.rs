@@ -4,6 +4,8 @@
 //! `mcp-tool-example-axum --http 127.0.0.1:8080 [--api-key KEY=NAME[:SCOPE,...]]...`.
 //! Without `--api-key`, the endpoint takes no token. A key must carry the `notes` scope.
 
+mod telemetry;
+
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -139,7 +141,12 @@ fn parse_args() -> Result<Args, String> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = parse_args()?;
-    let server = McpServer::builder(Notes::open()?).tool_set().build()?;
+    let telemetry = telemetry::Telemetry::from_env()?;
+    let server = McpServer::builder(Notes::open()?)
+        .tool_set()
+        .middleware(mcp_tool_runtime::middleware::CallMetrics::new())
+        .middleware(mcp_tool_runtime::middleware::TraceCalls::new())
+        .build()?;
     let mut options = HttpOptions::from_env();
     if !args.keys.is_empty() {
         options = options.token_verifier(ApiKeys(args.keys));
@@ -153,5 +160,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await?;
+    if let Some(telemetry) = telemetry {
+        telemetry.shutdown().await;
+    }
     Ok(())
 }

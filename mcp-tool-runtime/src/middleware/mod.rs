@@ -4,11 +4,17 @@
 #![doc = include_str!("../../docs/middleware.md")]
 
 mod concurrency;
+#[cfg(feature = "otel")]
+mod metrics;
 mod rate;
+mod semconv;
 mod trace;
 mod trace_parent;
 
 pub use concurrency::ConcurrencyLimit;
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub use metrics::CallMetrics;
 pub use rate::RateLimit;
 pub use trace::TraceCalls;
 pub use trace_parent::TraceParent;

@@ -6,6 +6,9 @@ use std::time::Instant;
 use tracing::field::{Empty, display};
 use tracing::{Instrument, Level, Span};
 
+use super::semconv::{
+    CANCELLED, CallAttributes, EXECUTE_TOOL, TOOLS_CALL, error_type, outcome_code, span_name,
+};
 use super::trace_parent::{Hex, TraceParent};
 use super::{Middleware, Next, ToolRequest};
 use crate::dispatch::CallOutcome;
@@ -119,6 +122,8 @@ impl TraceCalls {
     }
 
     fn span(&self, tool: &str) -> Span {
+        // The field values are only computed for an enabled span: the name's allocation
+        // too.
         macro_rules! call_span {
             ($level:expr) => {
                 tracing::span!(
@@ -130,7 +135,19 @@ impl TraceCalls {
                     correlation_id = Empty,
                     trace_id = Empty,
                     parent_span_id = Empty,
+                    otel.name = span_name(tool).as_str(),
+                    otel.kind = "server",
                     otel.status_code = Empty,
+                    mcp.method.name = TOOLS_CALL,
+                    gen_ai.operation.name = EXECUTE_TOOL,
+                    gen_ai.tool.name = tool,
+                    jsonrpc.request.id = Empty,
+                    mcp.session.id = Empty,
+                    mcp.protocol.version = Empty,
+                    network.transport = Empty,
+                    network.protocol.name = Empty,
+                    network.protocol.version = Empty,
+                    error.type = Empty,
                 )
             };
         }
@@ -154,11 +171,16 @@ impl Middleware for TraceCalls {
         if span.is_disabled() {
             return Ok(next.run(request).await);
         }
+        record_attributes(&span, &CallAttributes::of(request.scope));
         if let Some(parent) = request.trace_parent() {
             span.record("trace_id", display(Hex(&parent.trace_id)));
             span.record("parent_span_id", display(Hex(&parent.parent_id)));
-            if let Some(hook) = &self.on_parent {
-                hook(&span, &parent);
+            match &self.on_parent {
+                Some(hook) => hook(&span, &parent),
+                #[cfg(feature = "otel")]
+                None => otel::set_remote_parent(&span, &parent, &request),
+                #[cfg(not(feature = "otel"))]
+                None => {}
             }
         }
         let mut unfinished = Unfinished {
@@ -172,19 +194,75 @@ impl Middleware for TraceCalls {
             "duration_ms",
             unfinished.started.elapsed().as_secs_f64() * 1000.0,
         );
-        let code = match outcome.code() {
-            Some(code) => code.as_str(),
-            None if outcome.is_error() => "error",
-            None => "ok",
-        };
-        span.record("outcome", code);
+        span.record("outcome", outcome_code(&outcome));
         if let Some(id) = outcome.correlation_id() {
             span.record("correlation_id", id);
         }
-        if outcome.is_error() {
+        if let Some(error) = error_type(&outcome) {
+            span.record("error.type", error);
             span.record("otel.status_code", "ERROR");
         }
         Ok(outcome)
+    }
+}
+
+/// The conventional attributes the transport gives, on an enabled span.
+fn record_attributes(span: &Span, attributes: &CallAttributes) {
+    let fields = [
+        ("jsonrpc.request.id", attributes.request_id.as_deref()),
+        ("mcp.session.id", attributes.session_id.as_deref()),
+        (
+            "mcp.protocol.version",
+            attributes.protocol_version.as_deref(),
+        ),
+        ("network.transport", attributes.transport),
+        (
+            "network.protocol.name",
+            attributes.protocol.map(|(name, _)| name),
+        ),
+        (
+            "network.protocol.version",
+            attributes.protocol.map(|(_, version)| version),
+        ),
+    ];
+    for (field, value) in fields {
+        if let Some(value) = value {
+            span.record(field, value);
+        }
+    }
+}
+
+/// The client's span as the parent of the call's in OpenTelemetry, through the
+/// `tracing-opentelemetry` layer the application installed.
+#[cfg(feature = "otel")]
+mod otel {
+    use opentelemetry::trace::{
+        SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState,
+    };
+    use tracing::Span;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+
+    use super::{ToolRequest, TraceParent};
+
+    pub(super) fn set_remote_parent(span: &Span, parent: &TraceParent, request: &ToolRequest<'_>) {
+        // A malformed `tracestate` is dropped whole, as W3C Trace Context says a receiver
+        // may; the `traceparent` still holds.
+        let state = request
+            .scope
+            .peek_meta(|meta| {
+                meta.and_then(|meta| meta.get_tracestate()?.parse::<TraceState>().ok())
+            })
+            .unwrap_or_default();
+        let remote = SpanContext::new(
+            TraceId::from_bytes(parent.trace_id()),
+            SpanId::from_bytes(parent.parent_id()),
+            TraceFlags::new(parent.flags()),
+            true,
+            state,
+        );
+        // Without the layer there is no OpenTelemetry span to parent: the call goes on, its
+        // span still carries `trace_id` and `parent_span_id`.
+        let _ = span.set_parent(opentelemetry::Context::new().with_remote_span_context(remote));
     }
 }
 
@@ -202,6 +280,8 @@ impl Drop for Unfinished<'_> {
             let elapsed = self.started.elapsed().as_secs_f64() * 1000.0;
             self.span.record("duration_ms", elapsed);
             self.span.record("outcome", "cancelled");
+            self.span.record("error.type", CANCELLED);
+            self.span.record("otel.status_code", "ERROR");
         }
     }
 }

@@ -349,17 +349,28 @@ impl CallScope {
     /// Reads the request's `_meta` without assembling the context (middleware that only
     /// looks at `_meta`, such as a trace parent, need not pay for it).
     pub(crate) fn peek_meta<R>(&self, read: impl FnOnce(Option<&RequestMetaObject>) -> R) -> R {
+        self.peek_connected(|connected| read(connected.map(|connected| &connected.meta)))
+    }
+
+    /// Reads what the call knows of its client without assembling the context (the
+    /// telemetry's attributes: transport, session, protocol version). `read` runs under the
+    /// scope's lock: it must not ask for the context.
+    pub(crate) fn peek_connected<R>(&self, read: impl FnOnce(Option<&Connected>) -> R) -> R {
         if let Some(context) = self.context.get() {
-            return read(context.meta());
+            return read(context.connected.as_deref());
         }
         let connection = self
             .connection
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         match connection.as_ref() {
-            Some(connected) => read(Some(&connected.meta)),
+            Some(connected) => read(Some(connected)),
             // A detached call, or one whose context took the connection since the first look.
-            None => read(self.context.get().and_then(ToolContext::meta)),
+            None => read(
+                self.context
+                    .get()
+                    .and_then(|context| context.connected.as_deref()),
+            ),
         }
     }
 
