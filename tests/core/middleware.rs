@@ -618,6 +618,67 @@ async fn the_trace_span_of_a_call_the_client_cancels_says_so() {
         .expect("the call's span closed");
     assert_eq!(fields["outcome"], "cancelled");
     assert!(fields.contains_key("duration_ms"));
+    assert_eq!(fields["error.type"], "cancelled");
+    assert_eq!(fields["otel.status_code"], "ERROR");
+}
+
+/// The fields of the OpenTelemetry semantic conventions for MCP, which any subscriber sees
+/// and `tracing-opentelemetry` exports as they are (registry 1.42.0).
+#[tokio::test]
+async fn the_trace_span_carries_the_conventional_attributes() {
+    let spans = Spans::default();
+    let _subscriber =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
+    let server = McpServer::builder(())
+        .tool(add_tool())
+        .middleware(TraceCalls::new())
+        .build()
+        .expect("builds");
+    let connected = Connected::new(server);
+    ok_text(
+        &connected
+            .call(
+                "add",
+                json!({"a": 1, "b": 2}),
+                connected.context(None, None),
+            )
+            .await,
+    );
+    let failed = connected
+        .call("add", json!({"a": "x"}), connected.context(None, None))
+        .await;
+    assert_eq!(failed.is_error, Some(true));
+    let closed = spans.0.lock().expect("spans").clone();
+    let calls: Vec<_> = closed
+        .iter()
+        .filter(|(name, _)| name == "tool_call")
+        .map(|(_, fields)| fields)
+        .collect();
+    assert_eq!(calls.len(), 2, "{closed:?}");
+    let (ok, bad) = (calls[0], calls[1]);
+    for (field, value) in [
+        ("otel.name", "tools/call add"),
+        ("otel.kind", "server"),
+        ("mcp.method.name", "tools/call"),
+        ("gen_ai.operation.name", "execute_tool"),
+        ("gen_ai.tool.name", "add"),
+        ("jsonrpc.request.id", "1"),
+        ("network.transport", "pipe"),
+    ] {
+        assert_eq!(
+            ok.get(field).map(String::as_str),
+            Some(value),
+            "{field}: {ok:?}"
+        );
+        assert_eq!(
+            bad.get(field).map(String::as_str),
+            Some(value),
+            "{field}: {bad:?}"
+        );
+    }
+    assert!(!ok.contains_key("error.type") && !ok.contains_key("mcp.session.id"));
+    assert_eq!(bad["error.type"], "tool_error");
+    assert_eq!(bad["otel.status_code"], "ERROR");
 }
 
 #[tokio::test]

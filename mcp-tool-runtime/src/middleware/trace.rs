@@ -28,6 +28,23 @@ type ParentHook = Box<dyn Fn(&Span, &TraceParent) + Send + Sync>;
 /// | `trace_id`, `parent_span_id` | from the request's `_meta.traceparent`, when the client sent one |
 /// | `otel.status_code` | `ERROR` for a failure, which `tracing-opentelemetry` reads as the span's status |
 ///
+/// and those of the OpenTelemetry semantic conventions for MCP (registry 1.42.0, status
+/// Development), which `tracing-opentelemetry` exports as they are:
+///
+/// | field | value |
+/// | --- | --- |
+/// | `otel.name` | `tools/call {tool}`, the span's name in OpenTelemetry |
+/// | `otel.kind` | `server` |
+/// | `mcp.method.name` | `tools/call` |
+/// | `gen_ai.operation.name` | `execute_tool` |
+/// | `gen_ai.tool.name` | the tool's name |
+/// | `jsonrpc.request.id` | the request's id, for a call from a client |
+/// | `mcp.session.id` | the `Mcp-Session-Id` of a Streamable HTTP session |
+/// | `mcp.protocol.version` | the protocol revision the client speaks |
+/// | `network.transport` | `tcp` over HTTP, `pipe` over stdio |
+/// | `network.protocol.name`, `network.protocol.version` | `http` and `1.1` or `2`, over HTTP |
+/// | `error.type` | for a failure: `tool_error` (a result with `isError: true`), or `cancelled` |
+///
 /// Everything the call logs (the failure line with its correlation id, the tool's own
 /// events) happens inside the span. Register it first, so that it also times and records
 /// what later middleware refuses.
@@ -50,8 +67,14 @@ type ParentHook = Box<dyn Fn(&Span, &TraceParent) + Send + Sync>;
 ///
 /// A `tracing` span's parent is another `tracing` span, so the client's span is recorded as
 /// the fields `trace_id` and `parent_span_id`: any subscriber can log them and search by
-/// them. To make it the span's real parent in OpenTelemetry, connect it where
-/// `tracing-opentelemetry` is set up, with [`TraceCalls::on_trace_parent`]:
+/// them. With the feature `otel`, the client's span (its `_meta.traceparent`, and
+/// `_meta.tracestate`) becomes the span's remote parent in OpenTelemetry, through the
+/// `tracing-opentelemetry` layer the application installed: the server's span joins the
+/// client's trace. That layer must be `tracing-opentelemetry` 0.34, on `opentelemetry` 0.33,
+/// the versions the feature is built on (the two crates move together, every few months).
+///
+/// With other versions, or without the feature, connect the parent where the pipeline is
+/// set up, with [`TraceCalls::on_trace_parent`] (which replaces the feature's own):
 ///
 /// ```ignore
 /// // Needs the crates `opentelemetry` and `tracing-opentelemetry`, at the versions the
@@ -70,10 +93,6 @@ type ParentHook = Box<dyn Fn(&Span, &TraceParent) + Send + Sync>;
 ///     let _ = span.set_parent(opentelemetry::Context::new().with_remote_span_context(remote));
 /// });
 /// ```
-///
-/// The runtime has no OpenTelemetry feature of its own: `tracing-opentelemetry` only works
-/// with the exact `opentelemetry` version it was built for, and both move every few months,
-/// so the application, not this crate, should pick them.
 pub struct TraceCalls {
     level: Level,
     on_parent: Option<ParentHook>,
@@ -112,7 +131,8 @@ impl TraceCalls {
 
     /// Calls `hook` with each call's span and the client's trace context, when the client
     /// sent one and the span is enabled: the place to make the client's span its parent in a
-    /// tracer of W3C ids (see the type's documentation).
+    /// tracer of W3C ids (see the type's documentation). With the feature `otel`, the hook
+    /// replaces the feature's own parenting.
     pub fn on_trace_parent(
         mut self,
         hook: impl Fn(&Span, &TraceParent) + Send + Sync + 'static,
