@@ -539,17 +539,23 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Spans {
     }
 }
 
-#[tokio::test]
-async fn the_trace_span_records_the_call_and_the_clients_trace_parent() {
+/// A server of `add` with `TraceCalls`, whose spans are captured on this thread while the
+/// guard lives.
+fn traced_add() -> (Spans, tracing::subscriber::DefaultGuard, Connected<()>) {
     let spans = Spans::default();
-    let _subscriber =
+    let guard =
         tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
     let server = McpServer::builder(())
         .tool(add_tool())
         .middleware(TraceCalls::new())
         .build()
         .expect("builds");
-    let connected = Connected::new(server);
+    (spans, guard, Connected::new(server))
+}
+
+#[tokio::test]
+async fn the_trace_span_records_the_call_and_the_clients_trace_parent() {
+    let (spans, _subscriber, connected) = traced_add();
     let parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     let context = connected.context(None, Some(parent));
     ok_text(
@@ -626,15 +632,7 @@ async fn the_trace_span_of_a_call_the_client_cancels_says_so() {
 /// and `tracing-opentelemetry` exports as they are (registry 1.42.0).
 #[tokio::test]
 async fn the_trace_span_carries_the_conventional_attributes() {
-    let spans = Spans::default();
-    let _subscriber =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
-    let server = McpServer::builder(())
-        .tool(add_tool())
-        .middleware(TraceCalls::new())
-        .build()
-        .expect("builds");
-    let connected = Connected::new(server);
+    let (spans, _subscriber, connected) = traced_add();
     ok_text(
         &connected
             .call(

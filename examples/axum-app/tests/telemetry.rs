@@ -177,9 +177,12 @@ async fn the_sdk_receives_the_conventional_span_and_metric() {
     );
 }
 
-/// What an OTLP/HTTP receiver got, by path.
+/// One POST the receiver got: its path and its body.
+type Post = (String, Vec<u8>);
+
+/// What an OTLP/HTTP receiver got.
 #[derive(Clone, Default)]
-struct Received(Arc<Mutex<Vec<(String, Vec<u8>)>>>);
+struct Received(Arc<Mutex<Vec<Post>>>);
 
 impl Received {
     fn bodies(&self, path: &str) -> Vec<Vec<u8>> {
@@ -228,6 +231,28 @@ fn start_receiver() -> (SocketAddr, Received) {
         });
     });
     (addr, received)
+}
+
+/// The conventional attributes of a call to `add_note` over HTTP/1.1, on its span and on its
+/// measurement alike.
+const HTTP_CALL: [(&str, &str); 7] = [
+    ("mcp.method.name", "tools/call"),
+    ("gen_ai.tool.name", "add_note"),
+    ("gen_ai.operation.name", "execute_tool"),
+    ("mcp.protocol.version", "2025-11-25"),
+    ("network.transport", "tcp"),
+    ("network.protocol.name", "http"),
+    ("network.protocol.version", "1.1"),
+];
+
+fn assert_attributes(attributes: &[ProtoKeyValue], expected: &[(&str, &str)]) {
+    for (key, value) in expected {
+        assert_eq!(
+            string_attribute(attributes, key).as_deref(),
+            Some(*value),
+            "{key}: {attributes:?}"
+        );
+    }
 }
 
 fn string_attribute(attributes: &[ProtoKeyValue], key: &str) -> Option<String> {
@@ -327,23 +352,11 @@ fn the_axum_example_exports_the_call_over_otlp_under_the_clients_trace() {
     assert_eq!(span.trace_state, TRACESTATE);
     // SPAN_KIND_SERVER.
     assert_eq!(span.kind, 2);
-    for (key, value) in [
-        ("mcp.method.name", "tools/call"),
-        ("gen_ai.tool.name", "add_note"),
-        ("gen_ai.operation.name", "execute_tool"),
-        ("jsonrpc.request.id", "7"),
-        ("mcp.session.id", session.as_str()),
-        ("mcp.protocol.version", "2025-11-25"),
-        ("network.transport", "tcp"),
-        ("network.protocol.name", "http"),
-        ("network.protocol.version", "1.1"),
-    ] {
-        assert_eq!(
-            string_attribute(&span.attributes, key).as_deref(),
-            Some(value),
-            "{key}: {span:#?}"
-        );
-    }
+    assert_attributes(&span.attributes, &HTTP_CALL);
+    assert_attributes(
+        &span.attributes,
+        &[("jsonrpc.request.id", "7"), ("mcp.session.id", &session)],
+    );
     assert_eq!(string_attribute(&span.attributes, "error.type"), None);
     let bad = spans
         .iter()
@@ -379,21 +392,7 @@ fn the_axum_example_exports_the_call_over_otlp_under_the_clients_trace() {
         .expect("a point for the call that succeeded");
     assert_eq!(ok.count, 1);
     assert_eq!(ok.explicit_bounds, BOUNDARIES);
-    for (key, value) in [
-        ("mcp.method.name", "tools/call"),
-        ("gen_ai.tool.name", "add_note"),
-        ("gen_ai.operation.name", "execute_tool"),
-        ("mcp.protocol.version", "2025-11-25"),
-        ("network.transport", "tcp"),
-        ("network.protocol.name", "http"),
-        ("network.protocol.version", "1.1"),
-    ] {
-        assert_eq!(
-            string_attribute(&ok.attributes, key).as_deref(),
-            Some(value),
-            "{key}: {ok:#?}"
-        );
-    }
+    assert_attributes(&ok.attributes, &HTTP_CALL);
     assert_eq!(string_attribute(&ok.attributes, "mcp.session.id"), None);
 }
 
