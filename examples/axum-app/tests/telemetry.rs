@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mcp_tool_runtime::middleware::{CallMetrics, TraceCalls};
+use mcp_tool_runtime::rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
+use mcp_tool_runtime::rmcp::service::PeerRequestOptions;
 use mcp_tool_runtime::testing::TestClient;
 use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
 use mcp_tool_test_support::http::{HttpServer, call_body};
@@ -125,23 +127,10 @@ async fn the_sdk_receives_the_conventional_span_and_metric() {
     );
     assert_ne!(bad.span_context.trace_id(), span.span_context.trace_id());
 
-    meter.force_flush().expect("flushes");
-    let exported = metrics.get_finished_metrics().expect("metrics");
-    let histogram = exported
-        .iter()
-        .flat_map(|resource| resource.scope_metrics())
-        .filter(|scope| scope.scope().name() == "mcp-tool-runtime")
-        .flat_map(|scope| scope.metrics())
-        .find(|metric| metric.name() == "mcp.server.operation.duration")
-        .expect("the duration histogram");
-    assert_eq!(histogram.unit(), "s");
-    let AggregatedMetrics::F64(MetricData::Histogram(data)) = histogram.data() else {
-        panic!("not a histogram of f64: {histogram:?}");
-    };
+    let (bounds, points) = durations(&meter, &metrics).expect("the duration histogram");
+    assert_eq!(bounds, BOUNDARIES);
     let mut by_error: HashMap<Option<String>, u64> = HashMap::new();
-    for point in data.data_points() {
-        let attributes: Vec<KeyValue> = point.attributes().cloned().collect();
-        assert_eq!(point.bounds().collect::<Vec<_>>(), BOUNDARIES);
+    for (attributes, count) in points {
         assert_eq!(
             attribute(&attributes, "mcp.method.name").as_deref(),
             Some("tools/call")
@@ -167,13 +156,98 @@ async fn the_sdk_receives_the_conventional_span_and_metric() {
         }
         *by_error
             .entry(attribute(&attributes, "error.type"))
-            .or_default() += point.count();
+            .or_default() += count;
     }
     assert_eq!(by_error.get(&None), Some(&1), "{by_error:?}");
     assert_eq!(
         by_error.get(&Some("tool_error".to_string())),
         Some(&1),
         "{by_error:?}"
+    );
+}
+
+/// The points of `mcp.server.operation.duration` in the runtime's scope, after a flush:
+/// the histogram's bounds (unit `s` checked), and each point's attributes and count.
+type Points = (Vec<f64>, Vec<(Vec<KeyValue>, u64)>);
+
+fn durations(meter: &SdkMeterProvider, metrics: &InMemoryMetricExporter) -> Option<Points> {
+    meter.force_flush().expect("flushes");
+    let exported = metrics.get_finished_metrics().expect("metrics");
+    let histogram = exported
+        .iter()
+        .flat_map(|resource| resource.scope_metrics())
+        .filter(|scope| scope.scope().name() == "mcp-tool-runtime")
+        .flat_map(|scope| scope.metrics())
+        .find(|metric| metric.name() == "mcp.server.operation.duration")?;
+    assert_eq!(histogram.unit(), "s");
+    let AggregatedMetrics::F64(MetricData::Histogram(data)) = histogram.data() else {
+        panic!("not a histogram of f64: {histogram:?}");
+    };
+    let bounds = data
+        .data_points()
+        .next()
+        .map(|point| point.bounds().collect())
+        .unwrap_or_default();
+    let points = data
+        .data_points()
+        .map(|point| (point.attributes().cloned().collect(), point.count()))
+        .collect();
+    Some((bounds, points))
+}
+
+/// Wait until the client cancels.
+#[mcp_tool]
+async fn stall() -> String {
+    std::future::pending().await
+}
+
+#[tokio::test]
+async fn a_call_the_client_cancels_is_measured_as_cancelled() {
+    let metrics = InMemoryMetricExporter::default();
+    let meter = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(metrics.clone()).build())
+        .build();
+    let server = McpServer::builder(())
+        .tool(stall_tool())
+        .middleware(CallMetrics::with_provider(&meter))
+        .build()
+        .expect("builds");
+    let client = TestClient::connect(&server).await.expect("connects");
+    let call = ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new(
+        "stall",
+    )));
+    let handle = client
+        .peer()
+        .send_cancellable_request(call, PeerRequestOptions::no_options())
+        .await
+        .expect("sent");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    handle.cancel(None).await.expect("cancels");
+    let mut cancelled = None;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cancelled = durations(&meter, &metrics).and_then(|(_, points)| {
+            points
+                .into_iter()
+                .find(|(attributes, _)| attribute(attributes, "error.type").is_some())
+        });
+        if cancelled.is_some() {
+            break;
+        }
+    }
+    let (attributes, count) = cancelled.expect("the cancelled call is measured");
+    assert_eq!(count, 1);
+    assert_eq!(
+        attribute(&attributes, "error.type").as_deref(),
+        Some("cancelled")
+    );
+    assert_eq!(
+        attribute(&attributes, "mcp_tool.error.code").as_deref(),
+        Some("cancelled")
+    );
+    assert_eq!(
+        attribute(&attributes, "gen_ai.tool.name").as_deref(),
+        Some("stall")
     );
 }
 
