@@ -114,7 +114,12 @@ fn lists_exactly_the_six_tools_with_portable_schemas() {
     assert_eq!(search["properties"]["limit"]["default"], 10);
     assert_eq!(search["properties"]["limit"]["minimum"], 1);
     assert_eq!(search["properties"]["limit"]["maximum"], 50);
-    assert_eq!(search["properties"]["tags"]["default"], json!([]));
+    // An empty default is left out: leaving `tags` out already means no tag.
+    assert_eq!(search["properties"]["tags"].get("default"), None);
+    assert_eq!(
+        search["properties"]["tags"]["items"],
+        json!({"type": "string"})
+    );
 
     let get_user = &tool(&tools, "get_user")["inputSchema"];
     assert_eq!(get_user["properties"]["user_id"]["minimum"], 1);

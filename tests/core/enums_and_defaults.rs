@@ -186,3 +186,48 @@ fn documented_enums_are_published_as_enum_with_their_values_described() {
         );
     }
 }
+
+/// Finds products.
+///
+/// # Arguments
+/// * `tags` - Only products with all of these tags.
+/// * `labels` - Labels by language.
+#[mcp_tool]
+pub(crate) fn tagged(
+    #[arg(default)] tags: Vec<String>,
+    #[arg(default)] labels: std::collections::BTreeMap<String, String>,
+    #[arg(default = 3)] limit: u8,
+) -> String {
+    format!("tags={tags:?} labels={labels:?} limit={limit}")
+}
+
+/// An empty default (`[]`, `{}`) says nothing that leaving the argument out does not: the
+/// portable profile leaves it out, `full` keeps schemars' output, and the argument still
+/// defaults.
+#[tokio::test]
+async fn empty_defaults_are_left_out_of_the_portable_schema() {
+    use mcp_tool_runtime::{McpServer, SchemaProfile};
+    let build = |profile| {
+        McpServer::builder(())
+            .tool(tagged_tool())
+            .schema_profile(profile)
+            .build()
+            .expect("server")
+    };
+    let portable = build(SchemaProfile::Portable);
+    let properties = &crate::fixtures::published(&portable, "tagged")["inputSchema"]["properties"];
+    assert_eq!(properties["tags"].get("default"), None, "{properties}");
+    assert_eq!(properties["labels"].get("default"), None, "{properties}");
+    assert_eq!(properties["limit"]["default"], 3, "{properties}");
+    let full = crate::fixtures::published(&build(SchemaProfile::Full), "tagged");
+    assert_eq!(
+        full["inputSchema"]["properties"]["tags"]["default"],
+        json!([])
+    );
+    assert_eq!(
+        full["inputSchema"]["properties"]["labels"]["default"],
+        json!({})
+    );
+    let result = call(&portable, "tagged", json!({})).await;
+    assert_eq!(ok_text(&result), "tags=[] labels={} limit=3");
+}

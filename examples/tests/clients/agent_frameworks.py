@@ -10,6 +10,13 @@ Usage:
                                                        error of TOOL called with ARGUMENTS (JSON)
   agent_frameworks.py openai-agents-strict SERVER [ARGS...]
                                                        openai-agents' strict conversion of each tool
+  agent_frameworks.py fastmcp TARGET TOOL ARGUMENTS [ARGS...]
+                                                       FastMCP as a client: each tool as FastMCP's
+                                                       own `ProxyTool`, each output schema as the
+                                                       type it parses results into, and what its
+                                                       `ToolError` says for TOOL called with
+                                                       ARGUMENTS; TARGET is a stdio server's
+                                                       executable or a Streamable HTTP URL
   agent_frameworks.py python-sdk-close URL             an MCP Python SDK session over Streamable
                                                        HTTP, opened and closed
 
@@ -135,6 +142,46 @@ async def openai_agents_strict(server, args):
     }
 
 
+async def fastmcp_client(target, tool_name, arguments, args):
+    from fastmcp import Client
+    from fastmcp.client.transports import StdioTransport, StreamableHttpTransport
+    from fastmcp.exceptions import ToolError
+    from fastmcp.server.providers.proxy import ProxyTool
+    from fastmcp.utilities.json_schema_type import json_schema_to_type_adapter
+
+    if target.startswith("http"):
+        transport = StreamableHttpTransport(target)
+    else:
+        transport = StdioTransport(command=target, args=args)
+    logged = capture(logging.WARNING)
+    failures = {}
+    client = Client(transport)
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        async with client:
+            tools = await client.list_tools()
+            for tool in tools:
+                try:
+                    ProxyTool.from_mcp_tool(lambda: client, tool).to_mcp_tool()
+                    if tool.output_schema is not None:
+                        json_schema_to_type_adapter(tool.output_schema)
+                except Exception as error:  # the report names each failure
+                    failures[tool.name] = f"{type(error).__name__}: {error}"
+            try:
+                await client.call_tool(tool_name, json.loads(arguments))
+                seen = None
+            except ToolError as error:
+                # What a FastMCP user hands on: the error's message.
+                seen = str(error)
+    return {
+        "tools": len(tools),
+        "converted": len(tools) - len(failures),
+        "failures": failures,
+        "model_sees": seen,
+        "warnings": [str(w.message) for w in warned] + logged.lines,
+    }
+
+
 async def python_sdk_close(url):
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
@@ -154,6 +201,7 @@ def main():
         "genai-error": lambda: genai_error(target),
         "pydantic-ai-error": lambda: pydantic_ai_error(target, *rest),
         "openai-agents-strict": lambda: openai_agents_strict(target, rest),
+        "fastmcp": lambda: fastmcp_client(target, rest[0], rest[1], rest[2:]),
         "python-sdk-close": lambda: python_sdk_close(target),
     }[command]
     print(json.dumps(asyncio.run(run())))

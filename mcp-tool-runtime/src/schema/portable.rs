@@ -13,6 +13,9 @@ use crate::error::JsonType;
 /// (`mcp_to_gemini_tool`) fails on every tool with a boolean there, and the runtime rejects
 /// unknown keys at every depth against the canonical schema whatever the published one says.
 /// A map keeps its value schema.
+///
+/// A `default` of `null`, `[]` or `{}` is left out: leaving the argument out already means
+/// "none" or "empty" to a model, and serde fills the default in whatever the schema says.
 pub(super) fn portable(canonical: &Value) -> Value {
     let (mut root, mut kept) = inline_document(canonical);
     if !root.is_object() {
@@ -20,10 +23,12 @@ pub(super) fn portable(canonical: &Value) -> Value {
     }
     for definition in kept.values_mut() {
         open_objects(definition);
+        drop_empty_defaults(definition);
         normalize(definition);
         spell_portably(definition);
     }
     open_objects(&mut root);
+    drop_empty_defaults(&mut root);
     normalize(&mut root);
     spell_portably(&mut root);
     if let Some(object) = root.as_object_mut()
@@ -46,6 +51,23 @@ fn open_objects(node: &mut Value) {
         object.remove("additionalProperties");
     }
     for_each_subschema(object, &mut open_objects);
+}
+
+/// Leaves out every `default` that is `null`, `[]` or `{}`, at every depth.
+fn drop_empty_defaults(node: &mut Value) {
+    let Value::Object(object) = node else {
+        return;
+    };
+    let empty = match object.get("default") {
+        Some(Value::Null) => true,
+        Some(Value::Array(items)) => items.is_empty(),
+        Some(Value::Object(entries)) => entries.is_empty(),
+        _ => false,
+    };
+    if empty {
+        object.remove("default");
+    }
+    for_each_subschema(object, &mut drop_empty_defaults);
 }
 
 /// The spellings that Inspector 2.x `--strict` and single-type clients accept: a bare `true`

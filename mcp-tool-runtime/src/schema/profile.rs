@@ -18,7 +18,9 @@ use super::{gemini::gemini, portable::portable, strict::strict};
 ///   fails on every tool that does); a map keeps its value schema there. The runtime still
 ///   rejects unknown keys at every depth of a struct, against the canonical schema, with a
 ///   suggestion and the valid keys;
-/// - there is no `$schema` keyword (2020-12 is the MCP default).
+/// - there is no `$schema` keyword (2020-12 is the MCP default);
+/// - a `default` of `null`, `[]` or `{}` is left out: leaving the argument out says as much,
+///   and serde fills the default in.
 ///
 /// ## Recursive types
 /// A recursive type cannot be inlined: it would never end. For those, and only those, the

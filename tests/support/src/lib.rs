@@ -5,8 +5,10 @@
 //! - [`stdio`]: a JSON-RPC client that speaks to a server process over real pipes.
 //! - [`http`]: a server process on 127.0.0.1 and a plain HTTP/1.1 client.
 //! - [`clients`]: the official MCP clients and schema validators, installed on first use.
+//! - [`frameworks`]: agent frameworks as MCP clients, judged on what they hand the model.
 
 pub mod clients;
+pub mod frameworks;
 pub mod http;
 pub mod results;
 pub mod stdio;
