@@ -13,6 +13,7 @@
 mod content;
 mod elicit;
 mod rounds;
+mod tasks;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -263,6 +264,13 @@ async fn run() -> ExitCode {
             sleep_ms_tool(),
             tick_until_cancelled_tool(),
             ticks_tool(),
+            tasks::greet_tool(),
+            tasks::slow_compute_tool(),
+            tasks::failing_job_tool(),
+            tasks::protocol_error_job_tool(),
+            tasks::confirm_delete_tool(),
+            tasks::multi_input_tool(),
+            tasks::test_tool_with_task_tool(),
         ])
         .with_handler(content::Content::new())
         .implementation("conformance", env!("CARGO_PKG_VERSION"));
