@@ -1,12 +1,15 @@
 //! Where the server keeps what outlives one call and may be shared by several instances:
 //! tasks (their status, questions, answers and results) and rate-limit counters.
 //!
-//! [`MemoryStore`] is the default: one process, nothing to run. A store of your own
+//! [`MemoryStore`] is the default: one process, nothing to run. [`RedisStore`] (feature
+//! `redis`) shares it between instances behind a load balancer. A store of your own
 //! implements [`Store`]: versioned values that expire, and counters per time window.
 //!
 #![doc = include_str!("../../docs/store.md")]
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 
 use std::fmt;
 use std::future::Future;
@@ -14,6 +17,8 @@ use std::pin::Pin;
 use std::time::Duration;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisStore;
 
 /// A store's answer, boxed so that [`Store`] can be used as `dyn Store`.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;

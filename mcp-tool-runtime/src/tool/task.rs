@@ -206,11 +206,6 @@ impl Tasks {
         Self { store, settings }
     }
 
-    #[allow(dead_code)] // the rate limit reads it in the next step
-    pub(crate) fn store(&self) -> &Arc<dyn Store> {
-        &self.store
-    }
-
     fn key(id: &str) -> String {
         format!("mcp-tool:task:{id}")
     }
