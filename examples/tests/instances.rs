@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_tool_test_support::http::{POST_HEADERS, Reply, free_port, request};
+use mcp_tool_test_support::http::{Stateless, free_port};
 use serde_json::{Value, json};
 
 const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
@@ -209,29 +209,11 @@ impl Cluster {
 
 /// POSTs request `id` through the balancer at `front`, as a 2026-07-28 client that declared
 /// elicitation and the tasks extension: the JSON-RPC answer and the instance that gave it.
-fn call_through(front: &str, id: u64, method: &str, mut params: Value) -> (Value, String) {
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {
-            "elicitation": {}, "extensions": {TASKS: {}},
-        },
-    });
-    let name = params
-        .get("name")
-        .or_else(|| params.get("taskId"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("MCP-Protocol-Version", "2026-07-28"));
-    headers.push(("Mcp-Method", method));
-    if let Some(name) = &name {
-        headers.push(("Mcp-Name", name));
-    }
-    let reply = request(front, "POST", "/mcp", &headers, body.to_string().as_bytes());
+fn call_through(front: &str, id: u64, method: &str, params: Value) -> (Value, String) {
+    let capabilities = json!({"elicitation": {}, "extensions": {TASKS: {}}});
+    let (answer, reply) = Stateless::new(id, method, params, capabilities).post(front, id);
     let upstream = reply.header("x-upstream").unwrap_or_default().to_string();
-    (answer_of(&reply, id), upstream)
+    (answer, upstream)
 }
 
 fn start_redis(dir: &Path, port: u16) -> Process {
@@ -268,15 +250,6 @@ fn start_nginx<'a>(dir: &Path, front: &str, upstreams: impl Iterator<Item = &'a 
     let mut nginx = Process::start(&mut command, dir.join("nginx.log"));
     wait_listening(front, &mut nginx);
     nginx
-}
-
-/// The JSON-RPC answer to request `id` in a JSON or event-stream body.
-fn answer_of(reply: &Reply, id: u64) -> Value {
-    reply
-        .messages()
-        .into_iter()
-        .find(|message| message["id"] == json!(id))
-        .unwrap_or_else(|| panic!("no answer to {id}: {reply:?}"))
 }
 
 fn text_of(result: &Value) -> String {

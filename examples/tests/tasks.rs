@@ -10,7 +10,7 @@ use mcp_tool_runtime::tool::TaskSupport;
 use mcp_tool_runtime::{
     HttpOptions, McpServer, ToolContext, ToolDef, ToolError, ToolInfo, mcp_tool,
 };
-use mcp_tool_test_support::http::{POST_HEADERS, request};
+use mcp_tool_test_support::http::Stateless;
 use serde_json::{Value, json};
 
 /// Count to `to` slowly, saying how far it got (a task when the client takes tasks).
@@ -86,36 +86,16 @@ fn serve(ttl: Duration) -> (String, tokio::sync::oneshot::Sender<()>) {
 }
 
 /// A 2026-07-28 request, with the tasks extension declared when `tasks`.
-fn call(addr: &str, method: &str, mut params: Value, tasks: bool) -> Value {
+fn call(addr: &str, method: &str, params: Value, tasks: bool) -> Value {
     let extensions = if tasks {
         json!({"io.modelcontextprotocol/tasks": {}})
     } else {
         json!({})
     };
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "tasks-test", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {"extensions": extensions},
-    });
-    let name = params
-        .get("name")
-        .or_else(|| params.get("taskId"))
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let mut headers = POST_HEADERS.to_vec();
-    headers.push(("MCP-Protocol-Version", "2026-07-28"));
-    headers.push(("Mcp-Method", method));
-    if !name.is_empty() {
-        headers.push(("Mcp-Name", &name));
-    }
-    let reply = request(addr, "POST", "/mcp", &headers, body.to_string().as_bytes());
-    reply
-        .messages()
-        .into_iter()
-        .find(|message| message["id"] == json!(1))
-        .unwrap_or_else(|| panic!("no answer: {reply:?}"))
+    let capabilities = json!({"extensions": extensions});
+    Stateless::new(1, method, params, capabilities)
+        .post(addr, 1)
+        .0
 }
 
 fn start(addr: &str, tool: &str, arguments: Value) -> String {
