@@ -8,6 +8,7 @@
 
 pub mod inventory;
 pub mod logging;
+pub mod shared;
 
 // The README's code blocks run as this package's doctests, so that what a newcomer copies
 // compiles and what it says the model reads is what the model reads. Here rather than in

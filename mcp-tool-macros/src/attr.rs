@@ -25,7 +25,19 @@ const TOOL_KEYS: &[&str] = &[
     "timeout_ms",
     "cache_ttl",
     "tags",
+    "task",
+    "task_start",
 ];
+
+/// The values `task = "..."` accepts, with their `TaskSupport` variant.
+const TASK_SUPPORT: &[(&str, &str)] = &[
+    ("forbidden", "Forbidden"),
+    ("optional", "Optional"),
+    ("required", "Required"),
+];
+
+/// The values `task_start = "..."` accepts, with their `TaskStart` variant.
+const TASK_START: &[(&str, &str)] = &[("call", "Call"), ("explicit", "Explicit")];
 
 /// The schema profiles `schema_profile = "..."` accepts, with their `SchemaProfile` variant.
 pub(crate) const SCHEMA_PROFILES: &[(&str, &str)] = &[
@@ -65,6 +77,10 @@ pub(crate) struct ToolAttr {
     pub tags: Option<Vec<LitStr>>,
     /// `cache_ttl = "1m"`, in milliseconds (zero allowed: never reuse).
     pub cache_ttl_ms: Option<u64>,
+    /// The `TaskSupport` variant of `task = "..."`.
+    pub task: Option<syn::Ident>,
+    /// The `TaskStart` variant of `task_start = "..."`.
+    pub task_start: Option<syn::Ident>,
 }
 
 fn key_of(meta: &Meta) -> String {
@@ -179,6 +195,16 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 let value = tags_value(&meta, errors);
                 set_once(&mut attr.tags, value, &meta, errors);
             }
+            "task" => {
+                let value = string_value(&meta, errors)
+                    .and_then(|name| choice(&name, "task", TASK_SUPPORT, errors));
+                set_once(&mut attr.task, value, &meta, errors);
+            }
+            "task_start" => {
+                let value = string_value(&meta, errors)
+                    .and_then(|name| choice(&name, "task_start", TASK_START, errors));
+                set_once(&mut attr.task_start, value, &meta, errors);
+            }
             "schema_profile" => {
                 let value =
                     string_value(&meta, errors).and_then(|name| profile_variant(&name, errors));
@@ -199,6 +225,12 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 suggest::unknown("`mcp_tool` option", &key, TOOL_KEYS),
             ),
         }
+    }
+    if let (Some(start), None) = (&attr.task_start, &attr.task) {
+        errors.spanned(
+            start,
+            "`task_start` needs `task = \"optional\"` or `task = \"required\"`",
+        );
     }
     attr
 }
@@ -247,6 +279,27 @@ fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
         }
     }
     ok.then_some(tags)
+}
+
+/// The variant named by `name` among `choices`, or an error listing them.
+fn choice(
+    name: &LitStr,
+    key: &str,
+    choices: &[(&str, &str)],
+    errors: &mut Errors,
+) -> Option<syn::Ident> {
+    let given = name.value();
+    match choices.iter().find(|(value, _)| *value == given) {
+        Some((_, variant)) => Some(syn::Ident::new(variant, name.span())),
+        None => {
+            let values: Vec<String> = choices.iter().map(|(v, _)| format!("\"{v}\"")).collect();
+            errors.spanned(
+                name,
+                format!("`{key}` is one of {}; got \"{given}\"", values.join(", ")),
+            );
+            None
+        }
+    }
 }
 
 fn profile_variant(name: &LitStr, errors: &mut Errors) -> Option<syn::Ident> {

@@ -152,6 +152,7 @@ mod retry; // client side: calling with retries
 pub mod schema; // canonical schemas, the profiles, one reader
 mod server; // McpServer, its builder and the rmcp handler
 mod stderr; // log lines to stderr through a bounded queue: a full pipe never blocks a call
+pub mod store; // what outlives a call and instances share: tasks, rate-limit counters
 #[cfg(feature = "testing")]
 pub mod testing; // rmcp's client connected in memory
 pub mod tool; // a tool's definition, call, context and output

@@ -26,13 +26,20 @@
 //! - `--schema-profile NAME`: how schemas are published: `portable` (default), `strict`
 //!   (OpenAI), `gemini` or `full` (stdio and HTTP alike).
 //!
+//! - `--redis URL`: keep tasks and `reserve_stock`'s rate limit in this Redis, shared by every
+//!   instance started with it (behind a load balancer).
+//! - `--request-state-key HEX`: the key (at least 32 bytes) that seals multi-round-trip state,
+//!   the same for every instance.
+//!
 //! HTTP also reads `MCP_ALLOWED_HOSTS`, `MCP_ALLOWED_ORIGINS` and `MCP_AUTH_TOKEN`.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW};
+use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW, RESERVATIONS_PER_WINDOW};
 use mcp_tool_examples::logging;
+use mcp_tool_examples::shared::Sharing;
+use mcp_tool_runtime::middleware::RateLimit;
 use mcp_tool_runtime::{HttpOptions, InputLimits, McpServer, SchemaProfile, StdioOptions};
 
 /// The command line.
@@ -50,6 +57,7 @@ struct Args {
     grace_period: Option<Duration>,
     window: Duration,
     schema_profile: SchemaProfile,
+    sharing: Sharing,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -67,6 +75,7 @@ fn parse_args() -> Result<Args, String> {
         grace_period: None,
         window: RESERVATION_WINDOW,
         schema_profile: SchemaProfile::default(),
+        sharing: Sharing::default(),
     };
     let mut words = std::env::args().skip(1);
     while let Some(word) = words.next() {
@@ -137,7 +146,11 @@ fn parse_args() -> Result<Args, String> {
                 let name = value("--schema-profile")?;
                 args.schema_profile = name.parse().map_err(|e| format!("{e}"))?;
             }
-            other => return Err(format!("unknown option '{other}'")),
+            other => {
+                if !args.sharing.read(other, &mut words)? {
+                    return Err(format!("unknown option '{other}'"));
+                }
+            }
         }
     }
     Ok(args)
@@ -156,7 +169,7 @@ fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full] [--redis URL] [--request-state-key HEX]");
             return ExitCode::FAILURE;
         }
     };
@@ -164,20 +177,6 @@ fn run() -> ExitCode {
         Ok(inventory) => inventory,
         Err(error) => {
             tracing::error!(%error, "could not create the inventory database");
-            return ExitCode::FAILURE;
-        }
-    };
-    let server = McpServer::builder(inventory)
-        .tool_set()
-        .implementation("inventory", env!("CARGO_PKG_VERSION"))
-        .instructions("A small shop: search the catalog, manage a cart, look up users.")
-        .schema_profile(args.schema_profile)
-        .input_limits(args.limits)
-        .build();
-    let server = match server {
-        Ok(server) => server,
-        Err(error) => {
-            tracing::error!(%error, "invalid tool set");
             return ExitCode::FAILURE;
         }
     };
@@ -200,7 +199,38 @@ fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(serve(server, args))
+    runtime.block_on(async {
+        match build(inventory, &args).await {
+            Ok(server) => serve(server, args).await,
+            Err(error) => {
+                tracing::error!(%error, "cannot build the server");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+/// The server, its rate limit and tasks in the shared store when `--redis` names one.
+async fn build(inventory: Inventory, args: &Args) -> Result<McpServer<Inventory>, String> {
+    let mut builder = McpServer::builder(inventory)
+        .tool_set()
+        .implementation("inventory", env!("CARGO_PKG_VERSION"))
+        .instructions("A small shop: search the catalog, manage a cart, look up users.")
+        .schema_profile(args.schema_profile)
+        .input_limits(args.limits);
+    if let Some(store) = args.sharing.store().await? {
+        // The tool's own limit counts this process's calls; behind a load balancer the same
+        // limit is kept for all instances together, in the store.
+        let calls = u32::try_from(RESERVATIONS_PER_WINDOW).unwrap_or(u32::MAX);
+        let limit = RateLimit::new(calls, args.window)
+            .only(["reserve_stock"])
+            .in_store(store.clone());
+        builder = builder.middleware(limit).shared_store(store);
+    }
+    if let Some(key) = args.sharing.request_state_key.clone() {
+        builder = builder.request_state_key(key);
+    }
+    builder.build().map_err(|error| error.to_string())
 }
 
 /// Serves `server` over the transport `args` choose until the client goes away.

@@ -66,6 +66,14 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .cache_ttl_ms
         .map(|millis| quote!(.cache_ttl_ms(#millis)));
     let tags = attr.tags.as_ref().map(|tags| quote!(.tags([#(#tags),*])));
+    let task = attr
+        .task
+        .as_ref()
+        .map(|variant| quote!(.task_support(#rt::tool::TaskSupport::#variant)));
+    let task_start = attr
+        .task_start
+        .as_ref()
+        .map(|variant| quote!(.task_start(#rt::tool::TaskStart::#variant)));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
     let hints = hints(attr);
     let generic_params = input.generic_params();
@@ -83,6 +91,8 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #timeout
                 #cache_ttl
                 #tags
+                #task
+                #task_start
                 #blocking
                 .hints(#hints)
                 .defined_in(

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -11,6 +11,7 @@ use super::{Middleware, Next, ToolRequest};
 use crate::dispatch::CallOutcome;
 use crate::error::ToolError;
 use crate::render;
+use crate::store::Store;
 
 /// How many idle buckets a limit keeps before it forgets the full ones.
 const PRUNE_ABOVE: usize = 4096;
@@ -57,6 +58,8 @@ pub struct RateLimit {
     per_principal: bool,
     only: Option<Vec<String>>,
     buckets: Mutex<Buckets>,
+    /// Where the counts live when they are shared ([`RateLimit::in_store`]).
+    store: Option<Arc<dyn Store>>,
 }
 
 /// Buckets by tool (`""` when not per tool), then by caller (`""` when not per caller, or
@@ -99,6 +102,37 @@ impl RateLimit {
             per_principal: false,
             only: None,
             buckets: Mutex::default(),
+            store: None,
+        }
+    }
+
+    /// Counts calls in `store` instead of this process's memory, so that every instance
+    /// sharing the store (a [`RedisStore`](crate::store::Store) behind a load balancer)
+    /// shares the limit: at most `calls` in each window of `per`, which starts with its first
+    /// call (a fixed window, one store round trip per call, where the in-memory limit is a
+    /// token bucket). When the store cannot be reached, a limited call is answered with a
+    /// retryable `unavailable` error and does not run.
+    pub fn in_store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Counts this call in the store's window: `Ok(Err(wait))` when it is over the limit.
+    async fn take_shared(
+        &self,
+        store: &dyn Store,
+        tool: &str,
+        caller: &str,
+    ) -> Result<Result<(), Duration>, ToolError> {
+        let key = format!("mcp-tool:rate:{}:{tool}:{caller}", self.calls);
+        match store.hit(&key, self.per).await {
+            Ok((count, _)) if count <= u64::from(self.calls) => Ok(Ok(())),
+            Ok((_, left)) => Ok(Err(left.max(Duration::from_millis(1)))),
+            Err(error) => {
+                tracing::warn!(%error, "the rate limit's store is unavailable");
+                Err(ToolError::unavailable(render::STORE_UNAVAILABLE)
+                    .with_retry_after(Duration::from_secs(1)))
+            }
         }
     }
 
@@ -196,7 +230,11 @@ impl Middleware for RateLimit {
             (true, Some(principal)) => principal.subject(),
             _ => "",
         };
-        if let Err(wait) = self.take(tool, caller, Instant::now()) {
+        let taken = match &self.store {
+            Some(store) => self.take_shared(store.as_ref(), tool, caller).await?,
+            None => self.take(tool, caller, Instant::now()),
+        };
+        if let Err(wait) = taken {
             let limited = (self.per_tool || self.only.as_ref().is_some_and(|only| only.len() == 1))
                 .then_some(name);
             let message = render::rate_limited(limited, self.per_principal, self.calls, self.per);

@@ -12,6 +12,7 @@ mod error;
 mod limits;
 mod phrases;
 mod result;
+mod task;
 mod tool;
 mod violation;
 
@@ -23,6 +24,7 @@ pub(crate) use limits::{at_capacity, rate_limited};
 pub(crate) use phrases::{byte_size, echoed_datum, echoed_name, received, type_phrase, unit_words};
 pub use result::ToolOutput;
 pub(crate) use result::{WRAPPED_RESULT_KEY, error_result, success_result};
+pub(crate) use task::{STORE_UNAVAILABLE, TASK_CANCELLED, task_too_large, unknown_task};
 pub(crate) use tool::{
     CANCELLED_BY_CLIENT, SignatureEntry, method_not_found, timed_out, unknown_tool, valid_call,
 };

@@ -15,7 +15,9 @@ use crate::dispatch::{Live, RegistryError};
 use crate::input::{InputLimits, InputMode};
 use crate::middleware::{Layer, Middleware};
 use crate::schema::SchemaProfile;
+use crate::store::{MemoryStore, Store};
 use crate::tool::{Shared, ToolDef, ToolSet};
+use crate::tool::{TaskSettings, TaskSupport, Tasks};
 
 /// Makes the `with_handler` handler once the state is shared, since it may be part of it.
 type MakeHandler<S> = Box<dyn FnOnce(&Shared<S>) -> Arc<dyn ExtraHandler> + Send + Sync>;
@@ -37,9 +39,42 @@ pub struct ServerBuilder<S> {
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
     cache_hints: CacheHints,
+    store: Option<Arc<dyn Store>>,
+    task_settings: TaskSettings,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
+    /// Where tasks and [`RateLimit`](crate::middleware::RateLimit)s keep their state
+    /// (default: a [`MemoryStore`](crate::store::MemoryStore) of this process). Give every
+    /// instance behind a load balancer the same shared store (a
+    /// [`RedisStore`](crate::store::Store), feature `redis`) so that a task started on one is
+    /// read, answered and cancelled through any.
+    pub fn store(mut self, store: impl Store) -> Self {
+        self.store = Some(Arc::new(store));
+        self
+    }
+
+    /// The store of [`ServerBuilder::store`], already shared.
+    pub fn shared_store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// How long a task and its result are kept after it starts (`ttlMs`; default one
+    /// hour), and the interval clients are asked to poll at (`pollIntervalMs`; default
+    /// 500 ms).
+    pub fn task_times(mut self, ttl: Duration, poll_interval: Duration) -> Self {
+        self.task_settings.ttl = ttl.max(Duration::from_millis(1));
+        self.task_settings.poll_interval = poll_interval.max(Duration::from_millis(1));
+        self
+    }
+
+    /// The most one task may hold (its result, or its open questions and answers), in
+    /// bytes (default 1 MiB). A larger result fails the task; a larger answer is refused.
+    pub fn task_max_bytes(mut self, bytes: usize) -> Self {
+        self.task_settings.max_bytes = bytes;
+        self
+    }
     /// Adds a middleware around every tool call ([`Middleware`], or an `async fn` through
     /// [`from_fn`](crate::middleware::from_fn); built-ins:
     /// [`crate::middleware::TraceCalls`], [`crate::middleware::RateLimit`],
@@ -370,7 +405,14 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         let implementation = self
             .implementation
             .unwrap_or_else(|| default_implementation(&self.tools));
+        let offers_tasks = self
+            .tools
+            .iter()
+            .any(|tool| tool.info().task_support() != TaskSupport::Forbidden);
         let live = Live::new(self.tools, self.profile, self.input_mode, self.input_limits)?;
+        let store = self
+            .store
+            .unwrap_or_else(|| Arc::new(MemoryStore::new()) as Arc<dyn Store>);
         let state = Shared::new(self.state);
         let handler = self.handler.map(|make| make(&state));
         Ok(McpServer {
@@ -378,12 +420,13 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 state,
                 live: Arc::new(live),
                 visibility: self.visibility,
-                info: handler::base_info(implementation, self.instructions),
+                info: handler::base_info(implementation, self.instructions, offers_tasks),
                 default_timeout: self.default_timeout,
                 handler,
                 middleware: self.middleware,
                 sealer: Sealer::new(self.request_state_key, self.request_state_ttl)?,
                 cache_hints: self.cache_hints,
+                tasks: Tasks::new(store, self.task_settings),
             }),
             session: Arc::default(),
         })
@@ -418,6 +461,8 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             request_state_key: None,
             request_state_ttl: DEFAULT_STATE_TTL,
             cache_hints: CacheHints::default(),
+            store: None,
+            task_settings: TaskSettings::default(),
         }
     }
 }

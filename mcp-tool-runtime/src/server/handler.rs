@@ -23,14 +23,24 @@ use serde_json::json;
 
 use super::McpServer;
 use super::extra::{ExtraHandler, merge_info};
+use super::handoff::CallArguments;
 use super::handoff::take_arguments;
 use super::methods::NEWEST_PROTOCOL_VERSION;
 use super::methods::{SUPPORTED_METHODS, method_not_found, method_not_found_data};
 use super::params::{invalid_params, params_problem};
 use super::rounds::binding;
+use super::tasks::{self, Answered, TaskCall};
 use crate::dispatch::UnknownTool;
 use crate::render::{CANCELLED_BY_CLIENT, echoed_datum};
-use crate::tool::{Arguments, CallScope, Connected, Principal, Rounds, principal_of};
+use crate::tool::{
+    Arguments, CallScope, Connected, Principal, Rounds, TaskLink, TaskStart, TaskSupport,
+    principal_of,
+};
+use rmcp::model::{
+    CancelTaskParams, ClientCapabilities, GetTaskParams, GetTaskResult, TASKS_EXTENSION_ID,
+    UpdateTaskParams,
+};
+use tokio_util::sync::CancellationToken;
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -74,12 +84,21 @@ fn accepts_more_than_tools(accepted: &SubscriptionFilter) -> bool {
 pub(super) fn base_info(
     implementation: Implementation,
     instructions: Option<String>,
+    offers_tasks: bool,
 ) -> ServerConfig {
-    let capabilities = ServerCapabilities::builder()
+    let mut capabilities = ServerCapabilities::builder()
         .enable_tools()
         .enable_tool_list_changed()
         .enable_logging()
         .build();
+    // Advertised only by a server with a task-supporting tool: the extension's methods
+    // answer -32601 elsewhere, as before.
+    if offers_tasks {
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(TASKS_EXTENSION_ID.to_string(), Default::default());
+    }
     let info = ServerConfig::new(capabilities).with_server_info(implementation);
     match instructions {
         Some(instructions) => info.with_instructions(instructions),
@@ -374,9 +393,16 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
         let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
+        let as_task = runs_as_task(tool.info().task_support(), &context)?;
         let sent = arguments.sent.as_ref();
         let round = self.open_round(&request, &context.meta, &context.extensions, sent)?;
-        let scope = self.call_scope(context, tool.info().name_cow(), round.as_ref());
+        if as_task {
+            let start = tool.info().task_start();
+            return self
+                .call_in_task(&request, context, arguments, start, round)
+                .await;
+        }
+        let scope = self.call_scope(context, tool.info().name_cow(), round.as_ref(), None);
         // Boxed: rmcp moves the future of each request several times (into its task, then
         // its stage), and the call's own (middleware, time limit, panic catching) is the
         // largest part of it; one allocation costs less than copying it each time.
@@ -397,10 +423,109 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             outcome = call => outcome,
             () = scope.client_cancelled() => return Err(cancelled(&request.name)),
         };
+        self.end_call(outcome, round.as_ref())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.get_task_now(&request.task_id, &context.extensions)
+            .await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let responses = &request.input_responses;
+        self.update_task_now(&request.task_id, responses, &context.extensions)
+            .await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_now(&request.task_id, &context.extensions)
+            .await
+    }
+}
+
+/// Whether a call of a tool with `support` runs as a task: when the tool allows it and the
+/// client declared the tasks extension (when it connected, or in this request's `_meta`).
+/// -32021 for a tool that requires it from a client that did not.
+fn runs_as_task(
+    support: TaskSupport,
+    context: &RequestContext<RoleServer>,
+) -> Result<bool, ErrorData> {
+    if support == TaskSupport::Forbidden {
+        return Ok(false);
+    }
+    let declared = context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks());
+    if support == TaskSupport::Required && !declared {
+        return Err(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        ));
+    }
+    Ok(declared)
+}
+
+impl<S: Send + Sync + 'static> McpServer<S> {
+    /// The answer to a call that ended without becoming a task.
+    fn end_call(
+        &self,
+        outcome: crate::dispatch::CallOutcome,
+        round: Option<&Round>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let result = outcome.into_result();
-        match &round {
+        match round {
             None => Ok(result.into()),
             Some((rounds, binding)) => self.end_round(rounds, binding, result),
+        }
+    }
+
+    /// A call that runs as a task: in the background, its own cancellation apart from the
+    /// request's, answered with the task as soon as it starts.
+    async fn call_in_task(
+        &self,
+        request: &CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        arguments: CallArguments,
+        start: TaskStart,
+        round: Option<Round>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let capabilities = tasks::declared(context.client_capabilities());
+        let owner = tasks::owner_of(&context.extensions);
+        let (link, started) = TaskLink::new(self.inner.tasks.clone(), owner, capabilities);
+        let link = Arc::new(link);
+        let request_cancel = context.ct.clone();
+        let name: Cow<'static, str> = Cow::Owned(request.name.to_string());
+        let mut scope_context = context;
+        scope_context.ct = CancellationToken::new();
+        let scope = self.call_scope(
+            scope_context,
+            name.clone(),
+            round.as_ref(),
+            Some(Arc::clone(&link)),
+        );
+        let call = TaskCall {
+            name,
+            arguments: arguments.sent,
+            refused: arguments.refused,
+            scope,
+            link,
+            start,
+        };
+        match self.call_as_task(call, request_cancel, started).await {
+            Answered::Task(created) => Ok(created),
+            Answered::Plain(outcome) => self.end_call(outcome, round.as_ref()),
+            Answered::Cancelled => Err(cancelled(&request.name)),
         }
     }
 }
@@ -435,6 +560,7 @@ impl<S> McpServer<S> {
         context: RequestContext<RoleServer>,
         tool: Cow<'static, str>,
         round: Option<&Round>,
+        task: Option<Arc<TaskLink>>,
     ) -> CallScope {
         let RequestContext {
             ct,
@@ -452,6 +578,7 @@ impl<S> McpServer<S> {
             extensions,
             tool,
             rounds: round.map(|(rounds, _)| Arc::clone(rounds)),
+            task,
         };
         CallScope::connected(connected, ct)
     }

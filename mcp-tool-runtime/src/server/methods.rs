@@ -41,9 +41,15 @@ pub(crate) const SUPPORTED_METHODS: &[&str] = &[
 /// and a server without a handler answers them with the same -32601 as any unknown method.
 pub(crate) const HANDLER_ONLY_METHODS: &[&str] = &["resources/subscribe", "resources/unsubscribe"];
 
+/// The methods of the tasks extension (SEP-2663): rmcp answers them -32601 for a server
+/// without a task-supporting tool, and -32021 for a client that did not declare it.
+pub(crate) const TASK_METHODS: &[&str] = &["tasks/get", "tasks/update", "tasks/cancel"];
+
 /// Whether the transports hand a request with this method to the server.
 pub(crate) fn is_routed(method: &str) -> bool {
-    SUPPORTED_METHODS.contains(&method) || HANDLER_ONLY_METHODS.contains(&method)
+    SUPPORTED_METHODS.contains(&method)
+        || HANDLER_ONLY_METHODS.contains(&method)
+        || TASK_METHODS.contains(&method)
 }
 
 /// The JSON-RPC error message (-32601) for a method the server does not implement.

@@ -9,6 +9,7 @@ mod handoff;
 mod methods;
 mod params;
 mod rounds;
+mod tasks;
 mod visibility;
 
 pub use builder::ServerBuilder;
@@ -34,7 +35,7 @@ use self::visibility::Visibility;
 use crate::dispatch::{CallOutcome, Live, LiveTools, ToolRegistry, UnknownTool};
 use crate::error::Violation;
 use crate::middleware::{Layer, run_chain};
-use crate::tool::{Arguments, CallScope, Principal, Session, Shared, ToolDef, ToolInfo};
+use crate::tool::{Arguments, CallScope, Principal, Session, Shared, Tasks, ToolDef, ToolInfo};
 
 struct Inner<S> {
     state: Shared<S>,
@@ -49,6 +50,8 @@ struct Inner<S> {
     /// Seals the answers a 2026-07-28 call carries from round to round.
     sealer: Sealer,
     cache_hints: CacheHints,
+    /// The tasks this server runs and answers for, in its store.
+    tasks: Tasks,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.

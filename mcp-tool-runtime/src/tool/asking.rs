@@ -23,6 +23,7 @@ use rmcp::service::{ElicitationMode, Peer};
 use super::context::ToolContext;
 use super::context_error::{ClientCapability as Missing, ContextError};
 use super::rounds::Rounds;
+use super::task::TaskLink;
 
 /// Whether `capabilities` declare what `missing` names.
 fn declares(capabilities: &ClientCapabilities, missing: Missing) -> bool {
@@ -74,6 +75,11 @@ impl<'a> Question<'a> {
                     InputRequest::CreateMessage(CreateMessageRequest::new(params))
                 })
             }
+            Route::Task(task) => {
+                let key = task.key(self.key, "sampling");
+                let request = InputRequest::CreateMessage(CreateMessageRequest::new(params));
+                task.answer(key, request).await
+            }
         }
     }
 
@@ -86,6 +92,11 @@ impl<'a> Question<'a> {
             Route::Rounds(rounds) => {
                 let key = rounds.key(self.key, "roots");
                 rounds.answer(key, || InputRequest::ListRoots(ListRootsRequest::default()))
+            }
+            Route::Task(task) => {
+                let key = task.key(self.key, "roots");
+                let request = InputRequest::ListRoots(ListRootsRequest::default());
+                task.answer(key, request).await
             }
         }
     }
@@ -107,11 +118,24 @@ impl<'a> Question<'a> {
                     InputRequest::Elicitation(ElicitRequest::new(params))
                 })
             }
+            Route::Task(task) => {
+                let key = task.key(self.key, "elicitation");
+                let request = InputRequest::Elicitation(ElicitRequest::new(params));
+                task.answer(key, request).await
+            }
         }
     }
 
-    /// Where the question goes: to the connected client now, or into the round's result.
+    /// Where the question goes: into the task the call runs as, into the round's result, or
+    /// to the connected client now.
     fn route(&self, needed: Missing) -> Result<Route<'a>, ContextError> {
+        if let Some(task) = self.context.task() {
+            return if declares(&task.capabilities, needed) {
+                Ok(Route::Task(task))
+            } else {
+                Err(ContextError::NotDeclared(needed))
+            };
+        }
         if let Some(rounds) = self.context.rounds() {
             return if declares(&rounds.capabilities, needed) {
                 Ok(Route::Rounds(rounds))
@@ -134,6 +158,7 @@ impl<'a> Question<'a> {
 enum Route<'a> {
     Peer(&'a Peer<RoleServer>),
     Rounds(&'a Rounds),
+    Task(&'a TaskLink),
 }
 
 /// The questions a tool asks through its context.

@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 use super::context_error::ContextError;
 use super::principal::{Principal, principal_of};
 use super::rounds::Rounds;
+use super::task::TaskLink;
 
 /// The state one client session shares among its calls: the `logging/setLevel` threshold.
 #[derive(Debug)]
@@ -68,6 +69,8 @@ pub(crate) struct Connected {
     pub(crate) tool: Cow<'static, str>,
     /// Set on a 2026-07-28 request: its questions end the call, answered in the next round.
     pub(crate) rounds: Option<Arc<Rounds>>,
+    /// Set on a call that runs, or may start, as a task (the tasks extension).
+    pub(crate) task: Option<Arc<TaskLink>>,
 }
 
 impl Connected {
@@ -180,9 +183,19 @@ impl ToolContext {
         total: Option<f64>,
         message: Option<&str>,
     ) -> Result<(), ContextError> {
-        let (Some(connected), Some(token)) = (&self.connected, self.progress_token()) else {
+        let Some(connected) = &self.connected else {
             return Ok(());
         };
+        let Some(token) = self.progress_token() else {
+            // A task shows the message as its status even when nobody asked for progress.
+            if let (Some(task), Some(message)) = (connected.task.as_deref(), message) {
+                task.set_status(message).await?;
+            }
+            return Ok(());
+        };
+        if let (Some(task), Some(message)) = (connected.task.as_deref(), message) {
+            task.set_status(message).await?;
+        }
         let mut param = ProgressNotificationParam::new(token, progress);
         param.total = total;
         param.message = message.map(str::to_string);
@@ -230,6 +243,38 @@ impl ToolContext {
     /// [`ToolContext::log`] at `error`.
     pub async fn error(&self, data: impl Into<Value>) -> Result<(), ContextError> {
         self.log(LoggingLevel::Error, data).await
+    }
+
+    /// The task this call runs as, once it started.
+    pub(crate) fn task(&self) -> Option<&TaskLink> {
+        let task = self.connected.as_ref()?.task.as_deref()?;
+        task.id().is_some().then_some(task)
+    }
+
+    /// Whether the call runs as a task (the tasks extension), its questions parked until
+    /// the client answers them through `tasks/update`.
+    pub fn in_task(&self) -> bool {
+        self.task().is_some()
+    }
+
+    /// The id of the task this call runs as, if it does.
+    pub fn task_id(&self) -> Option<String> {
+        self.task().and_then(TaskLink::id)
+    }
+
+    /// Turns the rest of this call into a task, for a tool declared with
+    /// `#[mcp_tool(task = "...", task_start = "explicit")]`: the client gets the task's id
+    /// now and polls for the result, while the tool goes on. Questions asked before are
+    /// 2026-07-28 rounds (the client calls again with the answers); those after wait inside
+    /// the task. Does nothing when the client did not declare the tasks extension (the call
+    /// goes on as a plain one) or the task has already started.
+    ///
+    /// Errors: [`ContextError::Store`] when the shared store cannot be reached.
+    pub async fn start_task(&self) -> Result<(), ContextError> {
+        let Some(task) = self.connected.as_ref().and_then(|c| c.task.as_deref()) else {
+            return Ok(());
+        };
+        task.start().await.map_err(ContextError::Store)
     }
 
     /// The rounds of a 2026-07-28 call.

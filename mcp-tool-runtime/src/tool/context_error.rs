@@ -53,6 +53,13 @@ pub enum ContextError {
         /// serde's error.
         error: serde_json::Error,
     },
+    /// The shared store (tasks, rate limits) could not be reached; the call may be retried.
+    Store(crate::store::StoreError),
+    /// The task the call runs as was cancelled (`tasks/cancel`) while the tool waited for an
+    /// answer.
+    Cancelled,
+    /// A question or answer of the task would pass the server's size limit for a task.
+    TaskTooLarge,
     /// The URL of a URL-mode elicitation does not parse.
     Url {
         /// The text given.
@@ -137,6 +144,9 @@ impl fmt::Display for ContextError {
                 write!(f, "the user's answer does not fit `{type_name}`: {error}")
             }
             Self::Url { url, error } => write!(f, "invalid elicitation URL '{url}': {error}"),
+            Self::Store(error) => error.fmt(f),
+            Self::Cancelled => f.write_str("the task was cancelled"),
+            Self::TaskTooLarge => f.write_str("the task would pass the size limit for a task"),
         }
     }
 }
@@ -147,7 +157,13 @@ impl std::error::Error for ContextError {
             Self::Client(error) => Some(error),
             Self::Answer { error, .. } | Self::Response { error, .. } => Some(error),
             Self::Url { error, .. } => Some(error),
-            Self::Detached | Self::NotDeclared(_) | Self::InputRequired | Self::Form { .. } => None,
+            Self::Store(error) => Some(error),
+            Self::Detached
+            | Self::NotDeclared(_)
+            | Self::InputRequired
+            | Self::Form { .. }
+            | Self::Cancelled
+            | Self::TaskTooLarge => None,
         }
     }
 }
@@ -173,6 +189,10 @@ impl IntoToolError for ContextError {
             // Never shown: the round's InputRequiredResult replaces whatever the tool returns.
             // Not internal either, which would log a failure for every round.
             Self::InputRequired => ToolError::unavailable(render::WAITING_FOR_INPUT),
+            Self::Store(_) => ToolError::unavailable(render::STORE_UNAVAILABLE)
+                .with_retry_after(std::time::Duration::from_secs(1)),
+            Self::Cancelled => ToolError::new(crate::ErrorCode::CANCELLED, render::TASK_CANCELLED),
+            Self::TaskTooLarge => ToolError::internal(self),
             Self::Client(_) | Self::Form { .. } | Self::Url { .. } | Self::Response { .. } => {
                 ToolError::internal(self)
             }

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::name::ToolNameError;
 use super::output::IntoToolOutput;
+use super::task::{TaskStart, TaskSupport};
 use crate::input::{self, InputSpec, SchemaProblem};
 use crate::render;
 use crate::schema::{self, SchemaProfile, SchemaRole};
@@ -55,6 +56,10 @@ pub struct ToolInfo {
     /// How long a client may reuse a `tools/list` that holds this tool, at most
     /// (`#[mcp_tool(cache_ttl = "1m")]`).
     cache_ttl: Option<Duration>,
+    /// Whether the tool may run as a task (`#[mcp_tool(task = "optional")]`).
+    task_support: TaskSupport,
+    /// When a task-supporting call becomes a task.
+    task_start: TaskStart,
     /// Whether the tool runs on the blocking pool (a sync function), where a time limit
     /// abandons its answer but cannot stop its thread.
     blocking: bool,
@@ -155,6 +160,8 @@ impl ToolInfo {
             profile: None,
             timeout: None,
             cache_ttl: None,
+            task_support: TaskSupport::Forbidden,
+            task_start: TaskStart::Call,
             blocking: false,
             crate_info: None,
             rust_path: None,
@@ -218,6 +225,16 @@ impl ToolInfo {
     /// (`#[mcp_tool(cache_ttl = "1m")]`), if the tool limits it.
     pub fn cache_ttl(&self) -> Option<Duration> {
         self.cache_ttl
+    }
+
+    /// Whether the tool may run as a task (the tasks extension of 2026-07-28).
+    pub fn task_support(&self) -> TaskSupport {
+        self.task_support
+    }
+
+    /// When a task-supporting call becomes a task: as it starts, or when the tool says.
+    pub fn task_start(&self) -> TaskStart {
+        self.task_start
     }
 
     /// Whether the tool runs on the blocking pool, as a sync function does: at its time limit
@@ -474,6 +491,23 @@ impl ToolInfoBuilder {
     /// writes it.
     pub fn cache_ttl_ms(self, millis: u64) -> Self {
         self.cache_ttl(Duration::from_millis(millis))
+    }
+
+    /// Lets the tool run as a task (the tasks extension, SEP-2663): a client that declared
+    /// the extension gets the task's id at once and polls `tasks/get` for the result;
+    /// [`TaskSupport::Required`] refuses other clients with -32021. The same handler runs
+    /// either way. `#[mcp_tool(task = "optional")]` writes it.
+    pub fn task_support(mut self, support: TaskSupport) -> Self {
+        self.info.task_support = support;
+        self
+    }
+
+    /// When the call becomes a task: [`TaskStart::Explicit`] waits for the tool's
+    /// [`ToolContext::start_task`](crate::ToolContext::start_task).
+    /// `#[mcp_tool(task_start = "explicit")]` writes it.
+    pub fn task_start(mut self, start: TaskStart) -> Self {
+        self.info.task_start = start;
+        self
     }
 
     /// Marks a tool whose handler runs its work on the blocking pool (`#[mcp_tool]` on a sync

@@ -21,6 +21,7 @@ mod output;
 mod principal;
 mod rounds;
 mod state;
+mod task;
 
 pub use crate::render::ToolOutput;
 pub use asking::Question;
@@ -41,3 +42,5 @@ pub use principal::Principal;
 pub(crate) use principal::principal_of;
 pub(crate) use rounds::Rounds;
 pub use state::Shared;
+pub(crate) use task::{Started, TaskLink, TaskRecord, TaskSettings, TaskWriteError, Tasks};
+pub use task::{TaskStart, TaskSupport};

@@ -308,6 +308,63 @@ pub const POST_HEADERS: &[(&str, &str)] = &[
     ("Accept", "application/json, text/event-stream"),
 ];
 
+/// A 2026-07-28 request (no session: the revision and the client's `capabilities` in
+/// `_meta`), with the headers such a client sends (`Mcp-Name` from `params.name` or
+/// `params.taskId`).
+pub struct Stateless {
+    pub body: String,
+    method: String,
+    name: Option<String>,
+}
+
+impl Stateless {
+    pub fn new(id: u64, method: &str, mut params: Value, capabilities: Value) -> Self {
+        params["_meta"] = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "mcp-tool-tests", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+        });
+        let name = params
+            .get("name")
+            .or_else(|| params.get("taskId"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        Self {
+            body: body.to_string(),
+            method: method.to_string(),
+            name,
+        }
+    }
+
+    /// The headers beyond [`POST_HEADERS`].
+    pub fn headers(&self) -> Vec<(&str, &str)> {
+        let mut headers = vec![
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", self.method.as_str()),
+        ];
+        if let Some(name) = &self.name {
+            headers.push(("Mcp-Name", name.as_str()));
+        }
+        headers
+    }
+
+    /// POSTs it to `addr` on a connection of its own: the JSON-RPC answer to `id`, and the
+    /// reply.
+    pub fn post(&self, addr: &str, id: u64) -> (Value, Reply) {
+        let mut headers = POST_HEADERS.to_vec();
+        headers.extend(self.headers());
+        let reply = request(addr, "POST", "/mcp", &headers, self.body.as_bytes());
+        let answer = reply
+            .messages()
+            .into_iter()
+            .find(|message| message["id"] == serde_json::json!(id))
+            .unwrap_or_else(|| panic!("no answer to {id}: {reply:?}"));
+        (answer, reply)
+    }
+}
+
 /// The `initialize` request body.
 pub fn initialize_body() -> String {
     serde_json::json!({

@@ -6,6 +6,8 @@
 //! conformance --http 127.0.0.1:8080     # what the suite drives: http://127.0.0.1:8080/mcp
 //! conformance                           # the same tools over stdio
 //! conformance --default-timeout-ms 200  # a server-wide time limit
+//! conformance --http ADDR --redis redis://127.0.0.1:6379 --request-state-key HEX
+//!                                       # one of several instances: tasks in Redis
 //! ```
 
 #![allow(deprecated)] // rmcp marks sampling deprecated (SEP-2577); 2025-11-25 still has it.
@@ -13,12 +15,14 @@
 mod content;
 mod elicit;
 mod rounds;
+mod tasks;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use mcp_tool_examples::logging;
+use mcp_tool_examples::shared::Sharing;
 use mcp_tool_runtime::rmcp::model::{ContentBlock, CreateMessageRequestParams, SamplingMessage};
 use mcp_tool_runtime::{
     ErrorCode, HttpOptions, McpServer, ToolContext, ToolError, error::ErrorClass, mcp_tool,
@@ -191,12 +195,14 @@ fn ticks() -> String {
 struct Args {
     http: Option<String>,
     default_timeout: Option<Duration>,
+    sharing: Sharing,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         http: None,
         default_timeout: None,
+        sharing: Sharing::default(),
     };
     let mut words = std::env::args().skip(1);
     while let Some(word) = words.next() {
@@ -209,7 +215,11 @@ fn parse_args() -> Result<Args, String> {
                 })?;
                 args.default_timeout = Some(Duration::from_millis(millis));
             }
-            other => return Err(format!("unknown option '{other}'")),
+            other => {
+                if !args.sharing.read(other, &mut words)? {
+                    return Err(format!("unknown option '{other}'"));
+                }
+            }
         }
     }
     Ok(args)
@@ -228,7 +238,7 @@ async fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: conformance [--http ADDR] [--default-timeout-ms N]");
+            tracing::error!(%error, "usage: conformance [--http ADDR] [--default-timeout-ms N] [--redis URL] [--request-state-key HEX]");
             return ExitCode::FAILURE;
         }
     };
@@ -263,11 +273,29 @@ async fn run() -> ExitCode {
             sleep_ms_tool(),
             tick_until_cancelled_tool(),
             ticks_tool(),
+            tasks::greet_tool(),
+            tasks::slow_compute_tool(),
+            tasks::failing_job_tool(),
+            tasks::protocol_error_job_tool(),
+            tasks::confirm_delete_tool(),
+            tasks::multi_input_tool(),
+            tasks::test_tool_with_task_tool(),
         ])
         .with_handler(content::Content::new())
         .implementation("conformance", env!("CARGO_PKG_VERSION"));
     if let Some(limit) = args.default_timeout {
         builder = builder.default_timeout(limit);
+    }
+    match args.sharing.store().await {
+        Ok(Some(store)) => builder = builder.shared_store(store),
+        Ok(None) => {}
+        Err(error) => {
+            tracing::error!(%error, "no shared store");
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(key) = args.sharing.request_state_key.clone() {
+        builder = builder.request_state_key(key);
     }
     let server = match builder.build() {
         Ok(server) => server,

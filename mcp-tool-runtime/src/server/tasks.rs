@@ -1,0 +1,331 @@
+//! Calls that run as tasks (the tasks extension of 2026-07-28, SEP-2663): starting one,
+//! running it to its end in the background, and `tasks/get`, `tasks/update` and
+//! `tasks/cancel`, which any instance sharing the store answers.
+
+use std::borrow::Cow;
+use std::pin::pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolResponse, ClientCapabilities, ErrorCode as RpcCode, ErrorData, Extensions,
+    GetTaskResult, JsonObject, TaskStatus,
+};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use super::McpServer;
+use crate::dispatch::{CallOutcome, ToolRegistry, error_result};
+use crate::error::{ErrorCode, IntoToolError, META_KEY, Violation};
+use crate::render;
+use crate::store::StoreError;
+use crate::tool::{
+    Arguments, CallScope, ContextError, Started, TaskLink, TaskRecord, TaskStart, TaskWriteError,
+    principal_of,
+};
+
+/// How long a cancelled tool may take to stop after its context is cancelled, before its
+/// call is dropped.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
+
+/// How long the end of a task is retried while the store is unreachable.
+const SETTLE_PATIENCE: Duration = Duration::from_secs(60);
+
+/// Who may see a task: the caller's subject, when a token verifier named one.
+pub(super) fn owner_of(extensions: &Extensions) -> Option<String> {
+    principal_of(extensions).map(|principal| principal.subject().to_string())
+}
+
+/// What a task method answers when the store cannot be reached: retryable, after a second.
+pub(super) fn store_unavailable(error: &StoreError) -> ErrorData {
+    tracing::warn!(%error, "the shared store is unavailable");
+    ErrorData::new(
+        RpcCode::INTERNAL_ERROR,
+        render::STORE_UNAVAILABLE,
+        Some(json!({"code": "unavailable", "retryable": true, "retryAfter": 1})),
+    )
+}
+
+fn unknown_task(id: &str) -> ErrorData {
+    ErrorData::invalid_params(render::unknown_task(id), None)
+}
+
+/// A call on its way to becoming a task: what the background run needs.
+pub(super) struct TaskCall {
+    pub(super) name: Cow<'static, str>,
+    pub(super) arguments: Option<Arguments>,
+    pub(super) refused: Option<Violation>,
+    pub(super) scope: CallScope,
+    pub(super) link: Arc<TaskLink>,
+    pub(super) start: TaskStart,
+}
+
+/// Aborts the background run if the request ends before the task started.
+struct AbortUnlessStarted(Option<tokio::task::JoinHandle<()>>);
+
+impl Drop for AbortUnlessStarted {
+    fn drop(&mut self) {
+        if let Some(handle) = self.0.take() {
+            handle.abort();
+        }
+    }
+}
+
+/// How the request for a task-supporting call ends: with the task, or, when the tool never
+/// started one (an explicit start it did not reach), with the call's own outcome.
+pub(super) enum Answered {
+    Task(CallToolResponse),
+    Plain(CallOutcome),
+    Cancelled,
+}
+
+impl<S: Send + Sync + 'static> McpServer<S> {
+    /// Runs `call` in the background and answers with its task as soon as it starts.
+    pub(super) async fn call_as_task(
+        &self,
+        call: TaskCall,
+        request_cancel: CancellationToken,
+        started: Started,
+    ) -> Answered {
+        let (done, finished) = oneshot::channel();
+        let server = self.clone();
+        let registry = self.inner.live.load_full();
+        let handle = tokio::spawn(async move { server.run_task(registry, call, done).await });
+        let mut guard = AbortUnlessStarted(Some(handle));
+        let (mut started, mut finished) = (started, finished);
+        let mut may_start = true;
+        loop {
+            tokio::select! {
+                biased;
+                created = &mut started, if may_start => match created {
+                    Ok(created) => {
+                        guard.0 = None;
+                        return Answered::Task(CallToolResponse::Task(created));
+                    }
+                    // The run ends without a task: its outcome follows.
+                    Err(_) => may_start = false,
+                },
+                outcome = &mut finished => {
+                    return outcome.map_or(Answered::Cancelled, Answered::Plain);
+                }
+                () = request_cancel.cancelled() => return Answered::Cancelled,
+            }
+        }
+    }
+
+    /// The background run of a task's call: starts the task (unless the tool starts it),
+    /// runs the call, watching the store for a cancel, and writes how it ended.
+    async fn run_task(
+        self,
+        registry: Arc<ToolRegistry<S>>,
+        call: TaskCall,
+        done: oneshot::Sender<CallOutcome>,
+    ) {
+        let TaskCall {
+            name,
+            arguments,
+            refused,
+            scope,
+            link,
+            start,
+        } = call;
+        let Some(tool) = registry.get(&name) else {
+            return;
+        };
+        if start == TaskStart::Call
+            && let Err(error) = link.start().await
+        {
+            let _ = done.send(error_result(
+                tool.info(),
+                ContextError::Store(error).into_tool_error(),
+            ));
+            return;
+        }
+        let limit = self.inner.default_timeout;
+        let run = self.run_call(&registry, tool, arguments.as_ref(), refused, &scope, limit);
+        let outcome = until_cancelled(run, &link, &scope).await;
+        match link.id() {
+            Some(id) => settle(&link, &id, outcome).await,
+            None => {
+                if let Some(outcome) = outcome {
+                    let _ = done.send(outcome);
+                }
+            }
+        }
+    }
+
+    /// The task `id` if it exists and the caller may see it.
+    async fn visible_task(
+        &self,
+        id: &str,
+        extensions: &Extensions,
+    ) -> Result<TaskRecord, ErrorData> {
+        let record = self
+            .inner
+            .tasks
+            .load(id)
+            .await
+            .map_err(|error| store_unavailable(&error))?;
+        match record {
+            Some(record) if record.owner == owner_of(extensions) => Ok(record),
+            _ => Err(unknown_task(id)),
+        }
+    }
+
+    /// `tasks/get`: the task as it stands, its result or error inlined once it ended.
+    pub(super) async fn get_task_now(
+        &self,
+        id: &str,
+        extensions: &Extensions,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let record = self.visible_task(id, extensions).await?;
+        Ok(GetTaskResult::new(record.detailed()))
+    }
+
+    /// `tasks/update`: the answers to the task's open questions; other keys are ignored.
+    pub(super) async fn update_task_now(
+        &self,
+        id: &str,
+        responses: &rmcp::model::InputResponses,
+        extensions: &Extensions,
+    ) -> Result<(), ErrorData> {
+        self.visible_task(id, extensions).await?;
+        let tasks = &self.inner.tasks;
+        match tasks.modify(id, |record| record.answer(responses)).await {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(unknown_task(id)),
+            Err(TaskWriteError::Store(error)) => Err(store_unavailable(&error)),
+            Err(TaskWriteError::TooLarge) => Err(ErrorData::invalid_params(
+                render::task_too_large(tasks.settings.max_bytes),
+                None,
+            )),
+        }
+    }
+
+    /// `tasks/cancel`: the task ends as `cancelled` (unless it already ended); the instance
+    /// running it sees that and cancels the tool's context.
+    pub(super) async fn cancel_task_now(
+        &self,
+        id: &str,
+        extensions: &Extensions,
+    ) -> Result<(), ErrorData> {
+        self.visible_task(id, extensions).await?;
+        let cancel = |record: &mut TaskRecord| record.settle(TaskStatus::Cancelled, None, None);
+        match self.inner.tasks.modify(id, cancel).await {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(unknown_task(id)),
+            Err(TaskWriteError::Store(error)) => Err(store_unavailable(&error)),
+            Err(TaskWriteError::TooLarge) => Ok(()),
+        }
+    }
+}
+
+/// The capabilities a task's questions are checked against.
+pub(super) fn declared(capabilities: Option<ClientCapabilities>) -> ClientCapabilities {
+    capabilities.unwrap_or_default()
+}
+
+/// Runs `call` until it ends, or until the task is cancelled in the store: the tool's
+/// context is then cancelled, and the call dropped if it has not stopped within
+/// [`CANCEL_GRACE`]. `None` when it was dropped.
+async fn until_cancelled(
+    call: impl Future<Output = CallOutcome>,
+    link: &TaskLink,
+    scope: &CallScope,
+) -> Option<CallOutcome> {
+    let mut call = pin!(call);
+    loop {
+        tokio::select! {
+            biased;
+            outcome = &mut call => return Some(outcome),
+            cancelled = cancel_requested(link) => if cancelled {
+                scope.cancel_tool();
+                return tokio::time::timeout(CANCEL_GRACE, &mut call).await.ok();
+            },
+        }
+    }
+}
+
+/// Waits for a change of the task (or the watch interval), then tells whether it was
+/// cancelled. A task that has not started yet cannot be.
+async fn cancel_requested(link: &TaskLink) -> bool {
+    let tasks = link.tasks();
+    let Some(id) = link.id() else {
+        tokio::time::sleep(tasks.settings.watch).await;
+        return false;
+    };
+    tasks.changed(&id).await;
+    match tasks.load(&id).await {
+        Ok(Some(record)) => record.task.status == TaskStatus::Cancelled,
+        // Expired: nobody can read its result any more.
+        Ok(None) => true,
+        // The store is down: the call goes on, and its end is written when it is back.
+        Err(_) => false,
+    }
+}
+
+/// How a call ended, as its task shows it: a tool error is `completed` with `isError`; a
+/// masked internal failure (a panic, an error the tool did not expose) is `failed`, its
+/// JSON-RPC error carrying the same masked text and envelope.
+fn ending(outcome: Option<CallOutcome>) -> (TaskStatus, Option<JsonObject>, Option<JsonObject>) {
+    let Some(outcome) = outcome else {
+        return (TaskStatus::Cancelled, None, None);
+    };
+    let internal = outcome.code() == Some(&ErrorCode::INTERNAL_ERROR);
+    let result = outcome.into_result();
+    if internal {
+        let message = result
+            .content
+            .iter()
+            .find_map(|block| block.as_text().map(|text| text.text.clone()))
+            .unwrap_or_default();
+        let data = result
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.0.get(META_KEY).cloned());
+        let error = json!({"code": RpcCode::INTERNAL_ERROR.0, "message": message, "data": data});
+        return (TaskStatus::Failed, None, as_object(error));
+    }
+    let result = serde_json::to_value(&result).unwrap_or(Value::Null);
+    (TaskStatus::Completed, as_object(result), None)
+}
+
+fn as_object(value: Value) -> Option<JsonObject> {
+    match value {
+        Value::Object(object) => Some(object),
+        _ => None,
+    }
+}
+
+/// Writes how the task `id` ended, unless it already ended (a cancel); retried while the
+/// store is unreachable. A result past the size limit fails the task instead.
+async fn settle(link: &TaskLink, id: &str, outcome: Option<CallOutcome>) {
+    let tasks = link.tasks();
+    let (status, result, error) = ending(outcome);
+    let deadline = tokio::time::Instant::now() + SETTLE_PATIENCE;
+    let mut write = (status, result, error);
+    loop {
+        let (status, result, error) = write.clone();
+        let attempt = tasks
+            .modify(id, |record| {
+                record.settle(status, result.clone(), error.clone())
+            })
+            .await;
+        match attempt {
+            Ok(_) => return,
+            Err(TaskWriteError::TooLarge) => {
+                let message = render::task_too_large(tasks.settings.max_bytes);
+                let error = json!({"code": RpcCode::INTERNAL_ERROR.0, "message": message});
+                write = (TaskStatus::Failed, None, as_object(error));
+            }
+            Err(TaskWriteError::Store(error)) => {
+                if tokio::time::Instant::now() >= deadline {
+                    tracing::error!(%error, task = id, "the task's end could not be stored");
+                    return;
+                }
+                tokio::time::sleep(tasks.settings.watch).await;
+            }
+        }
+    }
+}
