@@ -25,6 +25,8 @@ const TOOL_KEYS: &[&str] = &[
     "timeout_ms",
     "cache_ttl",
     "tags",
+    "ui",
+    "ui_visibility",
 ];
 
 /// The schema profiles `schema_profile = "..."` accepts, with their `SchemaProfile` variant.
@@ -65,6 +67,10 @@ pub(crate) struct ToolAttr {
     pub tags: Option<Vec<LitStr>>,
     /// `cache_ttl = "1m"`, in milliseconds (zero allowed: never reuse).
     pub cache_ttl_ms: Option<u64>,
+    /// `ui = "ui://..."`, the MCP Apps view (see `ui_attr`).
+    pub ui: Option<LitStr>,
+    /// `ui_visibility = ["app"]`, as its `UiVisibility` variant.
+    pub ui_visibility: Option<syn::Ident>,
 }
 
 fn key_of(meta: &Meta) -> String {
@@ -178,6 +184,15 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
             "tags" => {
                 let value = tags_value(&meta, errors);
                 set_once(&mut attr.tags, value, &meta, errors);
+            }
+            "ui" => {
+                let value = string_value(&meta, errors)
+                    .and_then(|uri| crate::ui_attr::view_value(uri, errors));
+                set_once(&mut attr.ui, value, &meta, errors);
+            }
+            "ui_visibility" => {
+                let value = crate::ui_attr::visibility_value(&meta, errors);
+                set_once(&mut attr.ui_visibility, value, &meta, errors);
             }
             "schema_profile" => {
                 let value =

@@ -67,6 +67,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .map(|millis| quote!(.cache_ttl_ms(#millis)));
     let tags = attr.tags.as_ref().map(|tags| quote!(.tags([#(#tags),*])));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
+    let ui = crate::ui_attr::builder_calls(attr.ui.as_ref(), attr.ui_visibility.as_ref(), &rt);
     let hints = hints(attr);
     let generic_params = input.generic_params();
     let Input {
@@ -83,6 +84,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #timeout
                 #cache_ttl
                 #tags
+                #ui
                 #blocking
                 .hints(#hints)
                 .defined_in(

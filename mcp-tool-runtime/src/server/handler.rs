@@ -22,6 +22,7 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::McpServer;
+use super::apps::{self, Apps};
 use super::extra::{ExtraHandler, merge_info};
 use super::handoff::take_arguments;
 use super::methods::NEWEST_PROTOCOL_VERSION;
@@ -30,7 +31,10 @@ use super::params::{invalid_params, params_problem};
 use super::rounds::binding;
 use crate::dispatch::UnknownTool;
 use crate::render::{CANCELLED_BY_CLIENT, echoed_datum};
-use crate::tool::{Arguments, CallScope, Connected, Principal, Rounds, principal_of};
+use crate::tool::ui::strip_ui;
+use crate::tool::{
+    Arguments, CallScope, Connected, Principal, Rounds, ToolInfo, UiVisibility, principal_of,
+};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -74,12 +78,20 @@ fn accepts_more_than_tools(accepted: &SubscriptionFilter) -> bool {
 pub(super) fn base_info(
     implementation: Implementation,
     instructions: Option<String>,
+    apps: Option<&Apps>,
 ) -> ServerConfig {
-    let capabilities = ServerCapabilities::builder()
+    let mut capabilities = ServerCapabilities::builder()
         .enable_tools()
         .enable_tool_list_changed()
         .enable_logging()
         .build();
+    if let Some(apps) = apps {
+        let (id, settings) = apps::advertised();
+        capabilities.extensions = Some([(id, settings)].into());
+        if apps.has_views() {
+            capabilities.resources = Some(Default::default());
+        }
+    }
     let info = ServerConfig::new(capabilities).with_server_info(implementation);
     match instructions {
         Some(instructions) => info.with_instructions(instructions),
@@ -102,14 +114,16 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let registry = self.inner.live.load();
-        let tools = match &self.inner.visibility {
-            None => registry.list().to_vec(),
-            Some(_) => {
+        let without_apps = self.without_apps(&context);
+        let tools = match (&self.inner.visibility, without_apps) {
+            (None, false) => registry.list().to_vec(),
+            _ => {
                 let principal = principal_of(&context.extensions);
                 registry
                     .entries()
                     .filter(|(tool, _)| self.visible(principal, tool.info()))
-                    .map(|(_, published)| published.clone())
+                    .filter(|(tool, _)| !(without_apps && for_views_only(tool.info())))
+                    .map(|(_, published)| published_for(published, without_apps))
                     .collect()
             }
         };
@@ -234,10 +248,18 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         page: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        match self.extra() {
-            Some(extra) => extra.list_resources(page, context).await,
-            None => Ok(ListResourcesResult::default()),
-        }
+        // The views go on the first page only, the one asked for without a cursor.
+        let first_page = page.as_ref().is_none_or(|page| page.cursor.is_none());
+        let views = match &self.inner.apps {
+            Some(apps) if first_page => apps.listed().collect(),
+            _ => Vec::new(),
+        };
+        let mut listed = match self.extra() {
+            Some(extra) => extra.list_resources(page, context).await?,
+            None => ListResourcesResult::default(),
+        };
+        listed.resources.extend(views);
+        Ok(listed)
     }
 
     async fn list_resource_templates(
@@ -256,9 +278,19 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        match self.extra() {
-            Some(extra) => extra.read_resource(request, context).await,
-            None => Err(ErrorData::method_not_found::<ReadResourceRequestMethod>()),
+        let view = self
+            .inner
+            .apps
+            .as_ref()
+            .and_then(|apps| apps.read(&request.uri));
+        match (view, self.extra()) {
+            (Some(view), _) => Ok(view.into()),
+            (None, Some(extra)) => extra.read_resource(request, context).await,
+            (None, None) if self.inner.apps.is_some() => Err(ErrorData::resource_not_found(
+                format!("No resource {}.", request.uri),
+                None,
+            )),
+            (None, None) => Err(ErrorData::method_not_found::<ReadResourceRequestMethod>()),
         }
     }
 
@@ -374,6 +406,12 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
         let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
+        if for_views_only(tool.info()) && self.without_apps(&context) {
+            let shown = |info: &ToolInfo| {
+                !for_views_only(info) && self.visible(self.caller(&context.extensions), info)
+            };
+            return Err(registry.unknown_among(&request.name, shown).into());
+        }
         let sent = arguments.sent.as_ref();
         let round = self.open_round(&request, &context.meta, &context.extensions, sent)?;
         let scope = self.call_scope(context, tool.info().name_cow(), round.as_ref());
@@ -402,6 +440,30 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             None => Ok(result.into()),
             Some((rounds, binding)) => self.end_round(rounds, binding, result),
         }
+    }
+}
+
+/// Whether only the views of an MCP Apps host may call the tool.
+fn for_views_only(info: &ToolInfo) -> bool {
+    info.ui_visibility() == UiVisibility::App
+}
+
+/// A listed tool as a client sees it: without its `_meta.ui` when the client did not
+/// declare MCP Apps.
+fn published_for(published: &Tool, without_apps: bool) -> Tool {
+    let mut tool = published.clone();
+    if without_apps {
+        strip_ui(&mut tool.meta);
+    }
+    tool
+}
+
+impl<S> McpServer<S> {
+    /// Whether this server uses MCP Apps and the request's client did not declare them: it
+    /// then sees no view and no tool meant for views only, as the specification asks of a
+    /// server that checks its client's capabilities.
+    fn without_apps(&self, context: &RequestContext<RoleServer>) -> bool {
+        self.inner.apps.is_some() && !apps::client_declares(context)
     }
 }
 

@@ -21,6 +21,7 @@ mod output;
 mod principal;
 mod rounds;
 mod state;
+pub(crate) mod ui;
 
 pub use crate::render::ToolOutput;
 pub use asking::Question;
@@ -41,3 +42,4 @@ pub use principal::Principal;
 pub(crate) use principal::principal_of;
 pub(crate) use rounds::Rounds;
 pub use state::Shared;
+pub use ui::UiVisibility;
