@@ -4,6 +4,7 @@
 //! inventory                                   # stdio
 //! inventory --http 127.0.0.1:8080             # Streamable HTTP at http://127.0.0.1:8080/mcp
 //! inventory --http 127.0.0.1:8080 --stateless # no sessions: GET and DELETE get 405
+//! inventory --http 127.0.0.1:8080 --apps      # with the cart view of MCP Apps
 //! ```
 //!
 //! Options:
@@ -23,6 +24,8 @@
 //!   (default 10 000 ms, stdio and HTTP alike); the server then exits 0.
 //! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
 //!   window, default 60 000 ms). Tests shorten it so that they need not wait a minute.
+//! - `--apps`: adds `show_cart`, its cart view (`ui://inventory/cart`, MCP Apps) and the
+//!   view-only `remove_cart_line`, for clients that declare the extension.
 //! - `--schema-profile NAME`: how schemas are published: `portable` (default), `strict`
 //!   (OpenAI), `gemini` or `full` (stdio and HTTP alike).
 //!
@@ -31,7 +34,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW};
+use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW, cart_view};
 use mcp_tool_examples::logging;
 use mcp_tool_runtime::{HttpOptions, InputLimits, McpServer, SchemaProfile, StdioOptions};
 
@@ -50,6 +53,7 @@ struct Args {
     grace_period: Option<Duration>,
     window: Duration,
     schema_profile: SchemaProfile,
+    apps: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -67,6 +71,7 @@ fn parse_args() -> Result<Args, String> {
         grace_period: None,
         window: RESERVATION_WINDOW,
         schema_profile: SchemaProfile::default(),
+        apps: false,
     };
     let mut words = std::env::args().skip(1);
     while let Some(word) = words.next() {
@@ -78,6 +83,7 @@ fn parse_args() -> Result<Args, String> {
         match word.as_str() {
             "--http" => args.http = Some(value("--http")?),
             "--stateless" => args.stateless = true,
+            "--apps" => args.apps = true,
             "--max-body-bytes" => {
                 let text = value("--max-body-bytes")?;
                 args.max_body_bytes = Some(number("--max-body-bytes", text)? as usize);
@@ -156,7 +162,7 @@ fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full] [--apps]");
             return ExitCode::FAILURE;
         }
     };
@@ -167,13 +173,18 @@ fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = McpServer::builder(inventory)
+    let mut builder = McpServer::builder(inventory)
         .tool_set()
         .implementation("inventory", env!("CARGO_PKG_VERSION"))
         .instructions("A small shop: search the catalog, manage a cart, look up users.")
         .schema_profile(args.schema_profile)
-        .input_limits(args.limits)
-        .build();
+        .input_limits(args.limits);
+    if args.apps {
+        builder = builder
+            .tools(Inventory::cart_app())
+            .ui_resource(cart_view());
+    }
+    let server = builder.build();
     let server = match server {
         Ok(server) => server,
         Err(error) => {
