@@ -10,15 +10,20 @@ use mcp_tool_runtime::rmcp::ServerHandler;
 use mcp_tool_runtime::rmcp::model::{ProtocolVersion, ResourceContents, Tool};
 use mcp_tool_runtime::testing::TestClient;
 use mcp_tool_runtime::{McpServer, ToolDef, ToolInfo};
-use mcp_tool_test_support::clients::clients;
+use mcp_tool_test_support::clients::node_report;
 use serde_json::{Value, json};
 
 fn server() -> McpServer<Inventory> {
+    server_with(cart_view())
+}
+
+/// The inventory with its cart tools and `view` as the cart view.
+fn server_with(view: UiResource) -> McpServer<Inventory> {
     let inventory = Inventory::open().expect("an in-memory inventory");
     McpServer::builder(inventory)
         .tool_set()
         .tools(Inventory::cart_app())
-        .ui_resource(cart_view())
+        .ui_resource(view)
         .build()
         .expect("the cart view is registered")
 }
@@ -151,18 +156,12 @@ async fn the_view_removes_a_line_through_the_app_only_tool_with_its_validation()
 
 #[tokio::test]
 async fn the_view_is_listed_and_read_with_its_mime_type_and_meta() {
-    let inventory = Inventory::open().expect("an in-memory inventory");
     let view = cart_view()
         .connect_domains(["https://api.example.com"])
         .resource_domains(["https://cdn.example.com"])
         .permission(Permission::ClipboardWrite)
         .domain("cart.example.com");
-    let server = McpServer::builder(inventory)
-        .tool_set()
-        .tools(Inventory::cart_app())
-        .ui_resource(view)
-        .build()
-        .expect("build");
+    let server = server_with(view);
     let ui = json!({
         "csp": {
             "connectDomains": ["https://api.example.com"],
@@ -354,7 +353,6 @@ async fn run_time_tools_name_views_too() {
 /// (Ajv, JSON Schema 2020-12): a value that does not conform fails the test.
 #[tokio::test]
 async fn the_wire_shapes_conform_to_the_ext_apps_schema() {
-    let inventory = Inventory::open().expect("an in-memory inventory");
     let view = cart_view()
         .connect_domains(["https://api.example.com"])
         .frame_domains(["https://video.example.com"])
@@ -364,12 +362,7 @@ async fn the_wire_shapes_conform_to_the_ext_apps_schema() {
         .permission(Permission::Geolocation)
         .permission(Permission::ClipboardWrite)
         .domain("cart.example.com");
-    let server = McpServer::builder(inventory)
-        .tool_set()
-        .tools(Inventory::cart_app())
-        .ui_resource(view)
-        .build()
-        .expect("build");
+    let server = server_with(view);
     let client = host(&server, ProtocolVersion::V_2025_11_25).await;
     let tools = client.list_tools().await.expect("tools/list");
     let tool_meta: Vec<Value> = ["show_cart", "remove_cart_line"]
@@ -388,20 +381,6 @@ async fn the_wire_shapes_conform_to_the_ext_apps_schema() {
     });
     let file = std::env::temp_dir().join(format!("mcp-apps-shapes-{}.json", std::process::id()));
     std::fs::write(&file, values.to_string()).expect("write the shapes");
-    let clients = clients();
-    let script = mcp_tool_test_support::clients::workspace_root()
-        .join("examples/tests/clients/apps_schema.mjs");
-    let output = clients
-        .command(&clients.node)
-        .arg(script)
-        .arg(&file)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(stdout.contains("checked 5"), "{stdout}");
+    let report = node_report("clients/apps_schema.mjs", &[file.as_os_str()]);
+    assert_eq!(report, json!({"checked": 5}));
 }

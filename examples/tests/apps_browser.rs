@@ -7,9 +7,10 @@
 //! from outside the machine: the page, its bundle and the view are local, and a request
 //! that leaves 127.0.0.1 fails the test.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use mcp_tool_test_support::clients::{clients, workspace_root};
+use mcp_tool_test_support::clients::node_report;
 use mcp_tool_test_support::http::HttpServer;
 use serde_json::{Value, json};
 
@@ -20,26 +21,11 @@ fn the_cart_view_removes_a_line_in_chromium() {
     let server = HttpServer::start(INVENTORY, &["--apps"], &[]);
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("apps");
     std::fs::create_dir_all(&shots).expect("a folder for the screenshots");
-    let clients = clients();
-    let script = workspace_root().join("examples/tests/apps_host/browser.mjs");
-    let output = clients
-        .command(&clients.node)
-        .arg(script)
-        .arg(server.url())
-        .arg(&shots)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let url = server.url();
+    let report = node_report(
+        "apps_host/browser.mjs",
+        &[OsStr::new(&url), shots.as_os_str()],
     );
-    let report: Value = stdout
-        .lines()
-        .last()
-        .and_then(|line| serde_json::from_str(line).ok())
-        .unwrap_or_else(|| panic!("a JSON report on the last line:\n{stdout}"));
 
     assert_eq!(report["outside"], json!([]), "requests left the machine");
     // The host declared the extension, so it sees both tools with their views.

@@ -99,8 +99,13 @@ try {
   report.calls = (await page.evaluate(() => window.hostState)).calls;
   await page.screenshot({ path: path.join(shots, "cart-after.png") });
   report.screenshots = ["cart-before.png", "cart-after.png"].map((name) => path.join(shots, name));
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
 } finally {
   await browser.close();
-  server.close();
 }
 console.log(JSON.stringify(report));
+// The proxied event stream of the MCP session stays open until the inventory's idle timeout:
+// end here rather than wait for it.
+process.exit();

@@ -1,7 +1,8 @@
 // Checks MCP Apps wire shapes against the schema @modelcontextprotocol/ext-apps publishes
 // (its `schema.json`, generated from the specification's types): each argument file holds
 // {"McpUiToolMeta": [...], "McpUiResourceMeta": [...], "McpUiClientCapabilities": [...]}.
-// Prints one line per checked value and exits 1 on the first that does not conform.
+// Prints one line per checked value and exits 1 on the first that does not conform; the
+// last line is the report, {"checked": N}.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -28,4 +29,4 @@ for (const [name, list] of Object.entries(values)) {
     console.log(`${name} ok ${JSON.stringify(value)}`);
   }
 }
-console.log(`checked ${checked}`);
+console.log(JSON.stringify({ checked }));

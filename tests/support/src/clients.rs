@@ -99,27 +99,38 @@ pub fn clients() -> &'static Clients {
 /// prints on its last line. Panics when the script fails.
 pub fn agent_frameworks(args: &[&str]) -> serde_json::Value {
     let clients = clients();
-    let script = workspace_root()
-        .join("examples")
-        .join("tests")
-        .join("clients")
-        .join("agent_frameworks.py");
+    let script = Path::new("clients").join("agent_frameworks.py");
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    script_report(&clients.python, &script, &args)
+}
+
+/// Runs `examples/tests/<script>` (a path below that folder) with Node 22 and the local
+/// `node_modules`, and returns the JSON report it prints on its last line. Panics when the
+/// script fails or prints no report.
+pub fn node_report(script: impl AsRef<Path>, args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let clients = clients();
+    script_report(&clients.node, script.as_ref(), args)
+}
+
+fn script_report(program: &Path, script: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let clients = clients();
+    let path = workspace_root().join("examples").join("tests").join(script);
     let output = clients
-        .command(&clients.python)
-        .arg(script)
+        .command(program)
+        .arg(&path)
         .args(args)
         .output()
-        .expect("run agent_frameworks.py");
+        .unwrap_or_else(|error| panic!("run {}: {error}", script.display()));
     let stdout = String::from_utf8_lossy(&output.stdout);
+    let name = script.display();
     assert!(
         output.status.success(),
-        "agent_frameworks.py {args:?} failed:\n{stdout}\n{}",
+        "{name} {args:?} failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last).unwrap_or_else(|error| {
-        panic!("agent_frameworks.py {args:?}: no report ({error}): {stdout}")
-    })
+    serde_json::from_str(last)
+        .unwrap_or_else(|error| panic!("{name} {args:?}: no report ({error}): {stdout}"))
 }
 
 /// The o200k_base token count of each text, by the token benchmark's counter
