@@ -3,11 +3,14 @@
 //! Every tool shows one part of the framework: validated arguments (`add_item`), defaults
 //! and enums (`search_items`), `not_found` with a hint (`get_user`), a rate limit with
 //! `retryAfter` (`reserve_stock`), and masking of internal errors (`legacy_report`).
+//! With [`Inventory::cart_app`] and [`cart_view`], `show_cart` renders the cart in an MCP
+//! Apps view, whose buttons call the view-only `remove_cart_line`.
 
 use std::collections::VecDeque;
 use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use mcp_tool_runtime::apps::UiResource;
 use mcp_tool_runtime::{Json, ToolError, mcp_tool, mcp_tools};
 use regex::Regex;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -40,6 +43,42 @@ pub struct CartLine {
     pub quantity: u32,
     /// How many items the cart holds in total now.
     pub cart_total: u64,
+}
+
+/// The cart, as `show_cart` and `remove_cart_line` return it and the cart view draws it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Cart {
+    /// The cart's lines, oldest first.
+    pub lines: Vec<CartEntry>,
+    /// What the whole cart costs, in cents.
+    pub total_cents: i64,
+}
+
+/// One line of the cart.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CartEntry {
+    /// The line's number, which `remove_cart_line` takes.
+    pub line: i64,
+    /// Catalog code.
+    pub sku: String,
+    /// Display name.
+    pub name: String,
+    /// How many.
+    pub quantity: u32,
+    /// Unit price in cents.
+    pub price_cents: i64,
+}
+
+/// The URI of the cart view.
+pub const CART_VIEW: &str = "ui://inventory/cart";
+
+/// The cart view: one HTML file with its script, inlined at build time, which fetches
+/// nothing when it runs (its Content Security Policy allows no outside origin).
+pub fn cart_view() -> UiResource {
+    UiResource::html(CART_VIEW, include_str!("cart_view.html"))
+        .name("Cart")
+        .description("The shopping cart, with a button to remove each line.")
+        .prefers_border(true)
 }
 
 /// One catalog item.
@@ -161,6 +200,29 @@ impl Inventory {
         db.query_row("SELECT 1 FROM items WHERE sku = ?1", [sku], |_| Ok(()))
             .optional()
             .map(|found| found.is_some())
+    }
+
+    fn cart(db: &Connection) -> rusqlite::Result<Cart> {
+        let mut statement = db.prepare(
+            "SELECT cart.rowid, cart.sku, items.name, cart.quantity, items.price_cents \
+             FROM cart JOIN items ON items.sku = cart.sku ORDER BY cart.rowid",
+        )?;
+        let lines = statement
+            .query_map([], |row| {
+                Ok(CartEntry {
+                    line: row.get(0)?,
+                    sku: row.get(1)?,
+                    name: row.get(2)?,
+                    quantity: row.get(3)?,
+                    price_cents: row.get(4)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let total_cents = lines
+            .iter()
+            .map(|line| line.price_cents * i64::from(line.quantity))
+            .sum();
+        Ok(Cart { lines, total_cents })
     }
 
     fn unknown_sku(sku: &str) -> ToolError {
@@ -390,5 +452,42 @@ impl Inventory {
             year,
             revenue_cents,
         }))
+    }
+}
+
+/// The cart's MCP Apps tools: register them with `.tools(Inventory::cart_app())` beside
+/// [`cart_view`].
+#[mcp_tools(name = cart_app, vis = pub)]
+impl Inventory {
+    /// Show the shopping cart: its lines and total. Hosts with MCP Apps render it as a
+    /// view with a button to remove each line.
+    #[mcp_tool(read_only, open_world = false, ui = "ui://inventory/cart")]
+    pub fn show_cart(&self) -> Result<Json<Cart>, ToolError> {
+        Ok(Json(Self::cart(&lock(&self.db))?))
+    }
+
+    /// Remove one line from the shopping cart; for the cart view's buttons only.
+    ///
+    /// # Arguments
+    /// * `line` - The line's number, as show_cart lists it.
+    #[mcp_tool(
+        destructive,
+        idempotent,
+        open_world = false,
+        ui = "ui://inventory/cart",
+        ui_visibility = ["app"]
+    )]
+    pub fn remove_cart_line(
+        &self,
+        #[validate(range(min = 1))] line: i64,
+    ) -> Result<Json<Cart>, ToolError> {
+        let db = lock(&self.db);
+        if db.execute("DELETE FROM cart WHERE rowid = ?1", [line])? == 0 {
+            return Err(
+                ToolError::not_found(format!("The cart has no line {line}."))
+                    .with_hint("Call show_cart for the current lines."),
+            );
+        }
+        Ok(Json(Self::cart(&db)?))
     }
 }

@@ -27,6 +27,8 @@ const TOOL_KEYS: &[&str] = &[
     "tags",
     "task",
     "task_start",
+    "ui",
+    "ui_visibility",
 ];
 
 /// The values `task = "..."` accepts, with their `TaskSupport` variant.
@@ -81,6 +83,10 @@ pub(crate) struct ToolAttr {
     pub task: Option<syn::Ident>,
     /// The `TaskStart` variant of `task_start = "..."`.
     pub task_start: Option<syn::Ident>,
+    /// `ui = "ui://..."`, the MCP Apps view (see `ui_attr`).
+    pub ui: Option<LitStr>,
+    /// `ui_visibility = ["app"]`, as its `UiVisibility` variant.
+    pub ui_visibility: Option<syn::Ident>,
 }
 
 fn key_of(meta: &Meta) -> String {
@@ -204,6 +210,14 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 let value = string_value(&meta, errors)
                     .and_then(|name| choice(&name, "task_start", TASK_START, errors));
                 set_once(&mut attr.task_start, value, &meta, errors);
+            "ui" => {
+                let value = string_value(&meta, errors)
+                    .and_then(|uri| crate::ui_attr::view_value(uri, errors));
+                set_once(&mut attr.ui, value, &meta, errors);
+            }
+            "ui_visibility" => {
+                let value = crate::ui_attr::visibility_value(&meta, errors);
+                set_once(&mut attr.ui_visibility, value, &meta, errors);
             }
             "schema_profile" => {
                 let value =

@@ -18,6 +18,7 @@ mod icon_attr;
 mod return_type;
 mod suggest;
 mod tool_set_attr;
+mod ui_attr;
 mod validate_attr;
 
 use proc_macro::TokenStream;

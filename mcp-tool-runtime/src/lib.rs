@@ -223,6 +223,19 @@ pub use rmcp;
 /// Re-exported so that tool authors can derive `Validate` without their own dependency.
 pub use validator;
 
+pub mod apps {
+    //! Tools with a user interface, the MCP Apps extension (SEP-1865,
+    //! `io.modelcontextprotocol/ui`): the views ([`UiResource`]) a server registers with
+    //! [`ServerBuilder::ui_resource`](crate::ServerBuilder::ui_resource), and who may call a
+    //! tool ([`UiVisibility`]).
+    //!
+    #![doc = include_str!("../docs/apps.md")]
+
+    pub use crate::server::{Permission, UiResource};
+    pub use crate::tool::UiVisibility;
+    pub use crate::tool::ui::{EXTENSION_ID, MIME_TYPE};
+}
+
 pub mod registry {
     //! The tools a server serves: the [`ToolRegistry`] built once, and the [`LiveTools`] that
     //! add, remove, enable and disable tools while the server runs.

@@ -169,6 +169,7 @@ pub struct TestClientBuilder {
     elicitation: Option<Arc<Elicitation>>,
     principal: Option<Principal>,
     revision: Option<ProtocolVersion>,
+    extensions: rmcp::model::ExtensionCapabilities,
 }
 
 impl fmt::Debug for TestClientBuilder {
@@ -178,6 +179,7 @@ impl fmt::Debug for TestClientBuilder {
             .field("elicitation", &self.elicitation.is_some())
             .field("principal", &self.principal)
             .field("revision", &self.revision)
+            .field("extensions", &self.extensions)
             .finish()
     }
 }
@@ -220,6 +222,19 @@ impl TestClientBuilder {
         self
     }
 
+    /// Declares the extension `id` with `settings` (a JSON object) under
+    /// `capabilities.extensions`, as a host does; for MCP Apps,
+    /// [`apps::EXTENSION_ID`](crate::apps::EXTENSION_ID) with
+    /// `{"mimeTypes": [`[`apps::MIME_TYPE`](crate::apps::MIME_TYPE)`]}`.
+    pub fn extension(mut self, id: impl Into<String>, settings: Value) -> Self {
+        let settings = match settings {
+            Value::Object(object) => object,
+            _ => rmcp::model::JsonObject::new(),
+        };
+        self.extensions.insert(id.into(), settings);
+        self
+    }
+
     /// Connects to a new session of `server`, served on a task of the current runtime.
     pub async fn connect<S: Send + Sync + 'static>(
         self,
@@ -249,6 +264,7 @@ impl TestClientBuilder {
         let scripted = Scripted {
             sampling: self.sampling,
             elicitation: self.elicitation,
+            extensions: self.extensions,
         };
         let lifecycle = match self.revision {
             Some(revision) if !revision.has_initialize() => ClientLifecycleMode::Discover {
@@ -281,6 +297,21 @@ impl TestClient {
     /// The tools the server lists (`tools/list`, every page).
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ServiceError> {
         self.client.list_all_tools().await
+    }
+
+    /// The resources the server lists (`resources/list`, every page): the handler's and the
+    /// MCP Apps views.
+    pub async fn list_resources(&self) -> Result<Vec<rmcp::model::Resource>, ServiceError> {
+        self.client.list_all_resources().await
+    }
+
+    /// Reads the resource at `uri` (`resources/read`).
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+    ) -> Result<rmcp::model::ReadResourceResult, ServiceError> {
+        let params = rmcp::model::ReadResourceRequestParams::new(uri);
+        self.client.read_resource(params).await
     }
 
     /// Calls `name` with `arguments` (a JSON object). A tool error is an `Ok` outcome with
@@ -510,6 +541,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
 struct Scripted {
     sampling: Option<Arc<Sampling>>,
     elicitation: Option<Arc<Elicitation>>,
+    extensions: rmcp::model::ExtensionCapabilities,
 }
 
 impl ClientHandler for Scripted {
@@ -546,6 +578,9 @@ impl ClientHandler for Scripted {
         }
         if self.elicitation.is_some() {
             capabilities.elicitation = Some(Default::default());
+        }
+        if !self.extensions.is_empty() {
+            capabilities.extensions = Some(self.extensions.clone());
         }
         ClientConfig::new(
             capabilities,

@@ -4,6 +4,7 @@
 //! inventory                                   # stdio
 //! inventory --http 127.0.0.1:8080             # Streamable HTTP at http://127.0.0.1:8080/mcp
 //! inventory --http 127.0.0.1:8080 --stateless # no sessions: GET and DELETE get 405
+//! inventory --http 127.0.0.1:8080 --apps      # with the cart view of MCP Apps
 //! ```
 //!
 //! Options:
@@ -23,6 +24,8 @@
 //!   (default 10 000 ms, stdio and HTTP alike); the server then exits 0.
 //! - `--reservation-window-ms N`: the window of `reserve_stock`'s rate limit (5 calls per
 //!   window, default 60 000 ms). Tests shorten it so that they need not wait a minute.
+//! - `--apps`: adds `show_cart`, its cart view (`ui://inventory/cart`, MCP Apps) and the
+//!   view-only `remove_cart_line`, for clients that declare the extension.
 //! - `--schema-profile NAME`: how schemas are published: `portable` (default), `strict`
 //!   (OpenAI), `gemini` or `full` (stdio and HTTP alike).
 //!
@@ -36,7 +39,9 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_tool_examples::inventory::{Inventory, RESERVATION_WINDOW, RESERVATIONS_PER_WINDOW};
+use mcp_tool_examples::inventory::{
+    Inventory, RESERVATION_WINDOW, RESERVATIONS_PER_WINDOW, cart_view,
+};
 use mcp_tool_examples::logging;
 use mcp_tool_examples::shared::Sharing;
 use mcp_tool_runtime::middleware::RateLimit;
@@ -58,6 +63,7 @@ struct Args {
     window: Duration,
     schema_profile: SchemaProfile,
     sharing: Sharing,
+    apps: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -76,6 +82,7 @@ fn parse_args() -> Result<Args, String> {
         window: RESERVATION_WINDOW,
         schema_profile: SchemaProfile::default(),
         sharing: Sharing::default(),
+        apps: false,
     };
     let mut words = std::env::args().skip(1);
     while let Some(word) = words.next() {
@@ -87,6 +94,7 @@ fn parse_args() -> Result<Args, String> {
         match word.as_str() {
             "--http" => args.http = Some(value("--http")?),
             "--stateless" => args.stateless = true,
+            "--apps" => args.apps = true,
             "--max-body-bytes" => {
                 let text = value("--max-body-bytes")?;
                 args.max_body_bytes = Some(number("--max-body-bytes", text)? as usize);
@@ -169,7 +177,7 @@ fn run() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(error) => {
-            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full] [--redis URL] [--request-state-key HEX]");
+            tracing::error!(%error, "usage: inventory [--http ADDR [--stateless] [--max-body-bytes N] [--max-connections N] [--max-sessions N] [--session-idle-timeout-ms N] [--header-timeout-ms N] [--body-timeout-ms N]] [--max-message-bytes N] [--max-array-items N] [--max-object-keys N] [--max-values N] [--grace-period-ms N] [--reservation-window-ms N] [--schema-profile portable|strict|gemini|full] [--redis URL] [--request-state-key HEX] [--apps]");
             return ExitCode::FAILURE;
         }
     };
@@ -218,6 +226,11 @@ async fn build(inventory: Inventory, args: &Args) -> Result<McpServer<Inventory>
         .instructions("A small shop: search the catalog, manage a cart, look up users.")
         .schema_profile(args.schema_profile)
         .input_limits(args.limits);
+    if args.apps {
+        builder = builder
+            .tools(Inventory::cart_app())
+            .ui_resource(cart_view());
+    }
     if let Some(store) = args.sharing.store().await? {
         // The tool's own limit counts this process's calls; behind a load balancer the same
         // limit is kept for all instances together, in the store.

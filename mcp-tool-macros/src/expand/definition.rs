@@ -75,6 +75,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .as_ref()
         .map(|variant| quote!(.task_start(#rt::tool::TaskStart::#variant)));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
+    let ui = crate::ui_attr::builder_calls(attr.ui.as_ref(), attr.ui_visibility.as_ref(), &rt);
     let hints = hints(attr);
     let generic_params = input.generic_params();
     let Input {
@@ -93,6 +94,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #tags
                 #task
                 #task_start
+                #ui
                 #blocking
                 .hints(#hints)
                 .defined_in(

@@ -56,6 +56,22 @@ pub enum RegistryError {
         /// What that profile's clients accept.
         rule: &'static str,
     },
+    /// A tool names a view (`#[mcp_tool(ui = "ui://...")]`) that the server does not
+    /// register with `ServerBuilder::ui_resource`: a host would find no resource to render.
+    ViewNotRegistered {
+        /// The tool.
+        tool: String,
+        /// The view it names.
+        uri: String,
+    },
+    /// A resource given to `ServerBuilder::ui_resource` has a URI that does not start with
+    /// `ui://`, or shares its URI with another.
+    InvalidUiResource {
+        /// The resource's URI.
+        uri: String,
+        /// Whether another resource has the same URI (otherwise the scheme is wrong).
+        duplicate: bool,
+    },
     /// The key given to `ServerBuilder::request_state_key` is shorter than 32 bytes.
     RequestStateKeyTooShort {
         /// Its length in bytes.
@@ -92,6 +108,24 @@ impl fmt::Display for RegistryError {
                  .tools(..), or .tool_set() for the methods of an #[mcp_tools] block",
             ),
             Self::InvalidName(error) => error.fmt(f),
+            Self::ViewNotRegistered { tool, uri } if !uri.starts_with("ui://") => write!(
+                f,
+                "tool '{tool}' names the view '{uri}', which is not a ui:// URI: MCP Apps \
+                 views are resources of the ui:// scheme"
+            ),
+            Self::ViewNotRegistered { tool, uri } => write!(
+                f,
+                "tool '{tool}' names the view '{uri}', which the server does not register: \
+                 add it with .ui_resource(UiResource::html(\"{uri}\", ...)) before .build()"
+            ),
+            Self::InvalidUiResource {
+                uri,
+                duplicate: true,
+            } => write!(f, "two UI resources have the URI '{uri}'"),
+            Self::InvalidUiResource { uri, .. } => write!(
+                f,
+                "the UI resource '{uri}' does not have a ui:// URI, which MCP Apps requires"
+            ),
             Self::InputNotAnObject { name } => write!(
                 f,
                 "the input of tool '{name}' is not a JSON object: a whole-input argument \

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use rmcp::model::{CacheScope, Implementation};
 
+use super::apps::{Apps, UiResource};
 use super::cache_hints::CacheHints;
 use super::extra::ExtraHandler;
 use super::rounds::{DEFAULT_STATE_TTL, Sealer};
@@ -41,6 +42,7 @@ pub struct ServerBuilder<S> {
     cache_hints: CacheHints,
     store: Option<Arc<dyn Store>>,
     task_settings: TaskSettings,
+    ui_resources: Vec<UiResource>,
 }
 
 impl<S: Send + Sync + 'static> ServerBuilder<S> {
@@ -183,6 +185,17 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// ```
     pub fn tool_set_of<T: ToolSet>(self, part: fn(&S) -> &T) -> Self {
         self.tools(T::tools().into_iter().map(|tool| tool.for_part_of(part)))
+    }
+
+    /// Serves a view of the MCP Apps extension ([`UiResource`](crate::apps::UiResource)):
+    /// listed and read beside the resources of the [handler](Self::with_handler), if any.
+    /// The server then advertises the extension (`capabilities.extensions`) and the
+    /// resources capability. Tools name it with `#[mcp_tool(ui = "ui://...")]`; `build()`
+    /// refuses a tool whose view is not registered, a URI that is not `ui://` and two views
+    /// with one URI. See the [`apps`](crate::apps) chapter.
+    pub fn ui_resource(mut self, view: UiResource) -> Self {
+        self.ui_resources.push(view);
+        self
     }
 
     /// The server's name and version, as `initialize` reports them. Without it, the server
@@ -409,6 +422,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
             .tools
             .iter()
             .any(|tool| tool.info().task_support() != TaskSupport::Forbidden);
+        let apps = Apps::new(self.ui_resources, &self.tools)?;
         let live = Live::new(self.tools, self.profile, self.input_mode, self.input_limits)?;
         let store = self
             .store
@@ -420,13 +434,19 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
                 state,
                 live: Arc::new(live),
                 visibility: self.visibility,
-                info: handler::base_info(implementation, self.instructions, offers_tasks),
+                info: handler::base_info(
+                    implementation,
+                    self.instructions,
+                    offers_tasks,
+                    apps.as_ref(),
+                ),
                 default_timeout: self.default_timeout,
                 handler,
                 middleware: self.middleware,
                 sealer: Sealer::new(self.request_state_key, self.request_state_ttl)?,
                 cache_hints: self.cache_hints,
                 tasks: Tasks::new(store, self.task_settings),
+                apps,
             }),
             session: Arc::default(),
         })
@@ -463,6 +483,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             cache_hints: CacheHints::default(),
             store: None,
             task_settings: TaskSettings::default(),
+            ui_resources: Vec::new(),
         }
     }
 }

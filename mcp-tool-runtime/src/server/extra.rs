@@ -192,7 +192,7 @@ pub(crate) fn merge_info(own: ServerConfig, extra: ServerConfig) -> ServerConfig
     let mut merged = own;
     let theirs = extra.capabilities;
     let capabilities = &mut merged.capabilities;
-    capabilities.resources = theirs.resources;
+    capabilities.resources = theirs.resources.or(capabilities.resources.take());
     capabilities.prompts = theirs.prompts;
     capabilities.completions = theirs.completions;
     capabilities.experimental = union(capabilities.experimental.take(), theirs.experimental);

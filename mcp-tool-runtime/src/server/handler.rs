@@ -22,6 +22,7 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::McpServer;
+use super::apps::{self, Apps};
 use super::extra::{ExtraHandler, merge_info};
 use super::handoff::CallArguments;
 use super::handoff::take_arguments;
@@ -32,15 +33,16 @@ use super::rounds::binding;
 use super::tasks::{self, Answered, TaskCall};
 use crate::dispatch::UnknownTool;
 use crate::render::{CANCELLED_BY_CLIENT, echoed_datum};
-use crate::tool::{
-    Arguments, CallScope, Connected, Principal, Rounds, TaskLink, TaskStart, TaskSupport,
-    principal_of,
-};
 use rmcp::model::{
     CancelTaskParams, ClientCapabilities, GetTaskParams, GetTaskResult, TASKS_EXTENSION_ID,
     UpdateTaskParams,
 };
 use tokio_util::sync::CancellationToken;
+use crate::tool::ui::strip_ui;
+use crate::tool::{
+    Arguments, CallScope, Connected, Principal, Rounds, TaskLink, TaskStart, TaskSupport,
+    ToolInfo, UiVisibility, principal_of,
+};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
@@ -85,6 +87,7 @@ pub(super) fn base_info(
     implementation: Implementation,
     instructions: Option<String>,
     offers_tasks: bool,
+    apps: Option<&Apps>,
 ) -> ServerConfig {
     let mut capabilities = ServerCapabilities::builder()
         .enable_tools()
@@ -98,6 +101,16 @@ pub(super) fn base_info(
             .extensions
             .get_or_insert_with(Default::default)
             .insert(TASKS_EXTENSION_ID.to_string(), Default::default());
+    }
+    if let Some(apps) = apps {
+        let (id, settings) = apps::advertised();
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(id, settings);
+        if apps.has_views() {
+            capabilities.resources = Some(Default::default());
+        }
     }
     let info = ServerConfig::new(capabilities).with_server_info(implementation);
     match instructions {
@@ -121,14 +134,16 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let registry = self.inner.live.load();
-        let tools = match &self.inner.visibility {
-            None => registry.list().to_vec(),
-            Some(_) => {
+        let without_apps = self.without_apps(&context);
+        let tools = match (&self.inner.visibility, without_apps) {
+            (None, false) => registry.list().to_vec(),
+            _ => {
                 let principal = principal_of(&context.extensions);
                 registry
                     .entries()
                     .filter(|(tool, _)| self.visible(principal, tool.info()))
-                    .map(|(_, published)| published.clone())
+                    .filter(|(tool, _)| !(without_apps && for_views_only(tool.info())))
+                    .map(|(_, published)| published_for(published, without_apps))
                     .collect()
             }
         };
@@ -253,10 +268,18 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         page: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        match self.extra() {
-            Some(extra) => extra.list_resources(page, context).await,
-            None => Ok(ListResourcesResult::default()),
-        }
+        // The views go on the first page only, the one asked for without a cursor.
+        let first_page = page.as_ref().is_none_or(|page| page.cursor.is_none());
+        let views = match &self.inner.apps {
+            Some(apps) if first_page => apps.listed().collect(),
+            _ => Vec::new(),
+        };
+        let mut listed = match self.extra() {
+            Some(extra) => extra.list_resources(page, context).await?,
+            None => ListResourcesResult::default(),
+        };
+        listed.resources.extend(views);
+        Ok(listed)
     }
 
     async fn list_resource_templates(
@@ -275,9 +298,19 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        match self.extra() {
-            Some(extra) => extra.read_resource(request, context).await,
-            None => Err(ErrorData::method_not_found::<ReadResourceRequestMethod>()),
+        let view = self
+            .inner
+            .apps
+            .as_ref()
+            .and_then(|apps| apps.read(&request.uri));
+        match (view, self.extra()) {
+            (Some(view), _) => Ok(view.into()),
+            (None, Some(extra)) => extra.read_resource(request, context).await,
+            (None, None) if self.inner.apps.is_some() => Err(ErrorData::resource_not_found(
+                format!("No resource {}.", request.uri),
+                None,
+            )),
+            (None, None) => Err(ErrorData::method_not_found::<ReadResourceRequestMethod>()),
         }
     }
 
@@ -393,6 +426,12 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
         let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
+        if for_views_only(tool.info()) && self.without_apps(&context) {
+            let shown = |info: &ToolInfo| {
+                !for_views_only(info) && self.visible(self.caller(&context.extensions), info)
+            };
+            return Err(registry.unknown_among(&request.name, shown).into());
+        }
         let as_task = runs_as_task(tool.info().task_support(), &context)?;
         let sent = arguments.sent.as_ref();
         let round = self.open_round(&request, &context.meta, &context.extensions, sent)?;
@@ -527,6 +566,30 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             Answered::Plain(outcome) => self.end_call(outcome, round.as_ref()),
             Answered::Cancelled => Err(cancelled(&request.name)),
         }
+    }
+}
+
+/// Whether only the views of an MCP Apps host may call the tool.
+fn for_views_only(info: &ToolInfo) -> bool {
+    info.ui_visibility() == UiVisibility::App
+}
+
+/// A listed tool as a client sees it: without its `_meta.ui` when the client did not
+/// declare MCP Apps.
+fn published_for(published: &Tool, without_apps: bool) -> Tool {
+    let mut tool = published.clone();
+    if without_apps {
+        strip_ui(&mut tool.meta);
+    }
+    tool
+}
+
+impl<S> McpServer<S> {
+    /// Whether this server uses MCP Apps and the request's client did not declare them: it
+    /// then sees no view and no tool meant for views only, as the specification asks of a
+    /// server that checks its client's capabilities.
+    fn without_apps(&self, context: &RequestContext<RoleServer>) -> bool {
+        self.inner.apps.is_some() && !apps::client_declares(context)
     }
 }
 

@@ -1,6 +1,7 @@
 //! An MCP server over rmcp: the tools' state, the registry, and the server's identity.
 //! `handler` answers rmcp's requests; each transport owns its own `serve_*`.
 
+mod apps;
 mod builder;
 mod cache_hints;
 mod extra;
@@ -12,6 +13,7 @@ mod rounds;
 mod tasks;
 mod visibility;
 
+pub use apps::{Permission, UiResource};
 pub use builder::ServerBuilder;
 pub(crate) use handoff::{Handed, Handoff};
 pub(crate) use methods::{
@@ -28,6 +30,7 @@ use std::time::Duration;
 use rmcp::model::ServerConfig;
 use serde_json::Value;
 
+use self::apps::Apps;
 use self::cache_hints::CacheHints;
 use self::extra::ExtraHandler;
 use self::rounds::Sealer;
@@ -52,6 +55,8 @@ struct Inner<S> {
     cache_hints: CacheHints,
     /// The tasks this server runs and answers for, in its store.
     tasks: Tasks,
+    /// The views and the negotiation of MCP Apps, for a server whose tools use it.
+    apps: Option<Apps>,
 }
 
 /// A server: the tool state `S` and its registry. Cheap to clone.

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::name::ToolNameError;
 use super::output::IntoToolOutput;
 use super::task::{TaskStart, TaskSupport};
+use super::ui::{ToolUi, UiVisibility};
 use crate::input::{self, InputSpec, SchemaProblem};
 use crate::render;
 use crate::schema::{self, SchemaProfile, SchemaRole};
@@ -42,6 +43,8 @@ pub struct ToolInfo {
     tags: Vec<Cow<'static, str>>,
     hints: Hints,
     meta: Option<JsonObject>,
+    /// The view it renders in and who may call it (MCP Apps), published in `_meta.ui`.
+    ui: ToolUi,
     /// Published as the tool's `icons` (`#[mcp_tool(icons = [...])]`).
     icons: Vec<Icon>,
     input: InputSpec,
@@ -152,6 +155,7 @@ impl ToolInfo {
             tags: Vec::new(),
             hints: Hints::default(),
             meta: None,
+            ui: ToolUi::default(),
             icons: Vec::new(),
             input,
             output_schema: None,
@@ -275,6 +279,21 @@ impl ToolInfo {
             .get_or_init(|| render::valid_call(&schema::signature(&self.input.schema)))
     }
 
+    /// The `ui://` resource this tool's results render in (MCP Apps), if it names one.
+    pub fn ui(&self) -> Option<&str> {
+        self.ui.view.as_deref()
+    }
+
+    /// Who may call the tool: the model, the views of an MCP Apps host, or both (default).
+    pub fn ui_visibility(&self) -> UiVisibility {
+        self.ui.visibility
+    }
+
+    /// Whether the tool names a view or restricts who may call it.
+    pub(crate) fn uses_apps(&self) -> bool {
+        self.ui.is_set()
+    }
+
     /// The profile this tool's schemas are published under when the server's is
     /// `server_profile`: the tool's own, if it sets one.
     pub fn effective_profile(&self, server_profile: SchemaProfile) -> SchemaProfile {
@@ -298,7 +317,7 @@ impl ToolInfo {
             }
         });
         tool.annotations = self.annotations();
-        tool.meta = self.meta.clone().map(MetaObject);
+        tool.meta = self.ui.merge_into(self.meta.clone()).map(MetaObject);
         tool.icons = (!self.icons.is_empty()).then(|| self.icons.clone());
         tool
     }
@@ -419,6 +438,23 @@ impl ToolInfoBuilder {
     /// macro has already checked it at compile time).
     pub fn meta_json(mut self, json: &str) -> Self {
         self.info.meta = serde_json::from_str::<JsonObject>(json).ok();
+        self
+    }
+
+    /// The view the tool's results render in on an MCP Apps host, a `ui://` resource the
+    /// server registers with [`ServerBuilder::ui_resource`](crate::ServerBuilder::ui_resource)
+    /// (`#[mcp_tool(ui = "ui://...")]` writes it); published as `_meta.ui.resourceUri` to
+    /// clients that declared the extension. `build()` refuses a view the server does not
+    /// register ([`RegistryError::ViewNotRegistered`](crate::registry::RegistryError)).
+    pub fn ui(mut self, resource_uri: impl Into<Cow<'static, str>>) -> Self {
+        self.info.ui.view = Some(resource_uri.into());
+        self
+    }
+
+    /// Who may call the tool (`#[mcp_tool(ui_visibility = ["app"])]` writes it); published
+    /// as `_meta.ui.visibility` unless it is the default, model and app.
+    pub fn ui_visibility(mut self, visibility: UiVisibility) -> Self {
+        self.info.ui.visibility = visibility;
         self
     }
 

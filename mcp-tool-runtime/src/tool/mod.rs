@@ -22,6 +22,7 @@ mod principal;
 mod rounds;
 mod state;
 mod task;
+pub(crate) mod ui;
 
 pub use crate::render::ToolOutput;
 pub use asking::Question;
@@ -44,3 +45,4 @@ pub(crate) use rounds::Rounds;
 pub use state::Shared;
 pub(crate) use task::{Started, TaskLink, TaskRecord, TaskSettings, TaskWriteError, Tasks};
 pub use task::{TaskStart, TaskSupport};
+pub use ui::UiVisibility;

@@ -102,53 +102,57 @@ pub fn clients() -> &'static Clients {
 /// FastMCP and the MCP Python SDK, as their users call them, with no model) and returns the
 /// report it prints on its last line. Panics when the script fails.
 pub fn agent_frameworks(args: &[&str]) -> serde_json::Value {
-    let clients = clients();
-    framework_report(&clients.python, "agent_frameworks.py", args)
+    framework_report(&clients().python, "agent_frameworks.py", args)
 }
 
 /// Runs `examples/tests/clients/mcp1_frameworks.py` (langchain-mcp-adapters and google-adk, in
 /// `venv-mcp1`) and returns its report. Panics when the script fails.
 pub fn mcp1_frameworks(args: &[&str]) -> serde_json::Value {
-    let clients = clients();
-    framework_report(&clients.python_mcp1, "mcp1_frameworks.py", args)
+    framework_report(&clients().python_mcp1, "mcp1_frameworks.py", args)
 }
 
 /// Runs `examples/tests/clients/agent_frameworks.mjs` (the AI SDK and `@openai/agents`, driven
 /// by a scripted model) on Node 22 and returns its report. Panics when the script fails.
 pub fn js_agent_frameworks(args: &[&str]) -> serde_json::Value {
-    let clients = clients();
-    framework_report(&clients.node, "agent_frameworks.mjs", args)
+    framework_report(&clients().node, "agent_frameworks.mjs", args)
 }
 
-/// Runs `program` on the driver `script` of `examples/tests/clients` and parses the JSON
-/// report on the last line of its output.
+/// Runs `program` on the driver `script` of `examples/tests/clients`.
 fn framework_report(program: &Path, script: &str, args: &[&str]) -> serde_json::Value {
+    let script = Path::new("clients").join(script);
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    script_report(program, &script, &args)
+}
+
+/// Runs `examples/tests/<script>` (a path below that folder) with Node 22 and the local
+/// `node_modules`, and returns the JSON report it prints on its last line. Panics when the
+/// script fails or prints no report.
+pub fn node_report(script: impl AsRef<Path>, args: &[&std::ffi::OsStr]) -> serde_json::Value {
     let clients = clients();
-    let script = workspace_root()
-        .join("examples")
-        .join("tests")
-        .join("clients")
-        .join(script);
+    script_report(&clients.node, script.as_ref(), args)
+}
+
+/// Runs `program` on `examples/tests/<script>` and parses the JSON report on the last line of
+/// its output.
+fn script_report(program: &Path, script: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let clients = clients();
+    let path = workspace_root().join("examples").join("tests").join(script);
     let output = clients
         .command(program)
-        .arg(&script)
+        .arg(&path)
         .args(args)
         .output()
         .unwrap_or_else(|error| panic!("run {}: {error}", script.display()));
     let stdout = String::from_utf8_lossy(&output.stdout);
+    let name = script.display();
     assert!(
         output.status.success(),
-        "{} {args:?} failed:\n{stdout}\n{}",
-        script.display(),
+        "{name} {args:?} failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last).unwrap_or_else(|error| {
-        panic!(
-            "{} {args:?}: no report ({error}): {stdout}",
-            script.display()
-        )
-    })
+    serde_json::from_str(last)
+        .unwrap_or_else(|error| panic!("{name} {args:?}: no report ({error}): {stdout}"))
 }
 
 /// The o200k_base token count of each text, by the token benchmark's counter
