@@ -210,6 +210,7 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 let value = string_value(&meta, errors)
                     .and_then(|name| choice(&name, "task_start", TASK_START, errors));
                 set_once(&mut attr.task_start, value, &meta, errors);
+            }
             "ui" => {
                 let value = string_value(&meta, errors)
                     .and_then(|uri| crate::ui_attr::view_value(uri, errors));
