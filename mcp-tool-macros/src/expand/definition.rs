@@ -66,6 +66,10 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .cache_ttl_ms
         .map(|millis| quote!(.cache_ttl_ms(#millis)));
     let tags = attr.tags.as_ref().map(|tags| quote!(.tags([#(#tags),*])));
+    let scopes = attr
+        .scopes
+        .as_ref()
+        .map(|scopes| quote!(.scopes([#(#scopes),*])));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
     let hints = hints(attr);
     let generic_params = input.generic_params();
@@ -83,6 +87,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #timeout
                 #cache_ttl
                 #tags
+                #scopes
                 #blocking
                 .hints(#hints)
                 .defined_in(

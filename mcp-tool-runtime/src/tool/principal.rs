@@ -19,6 +19,9 @@ use serde_json::{Map, Value};
 pub struct Principal {
     subject: String,
     claims: Map<String, Value>,
+    /// The scopes the credentials grant, which the tools' scopes are checked against
+    /// (`#[mcp_tool(scopes = [...])]`).
+    scopes: Vec<String>,
 }
 
 impl Principal {
@@ -27,7 +30,45 @@ impl Principal {
         Self {
             subject: subject.into(),
             claims: Map::new(),
+            scopes: Vec::new(),
         }
+    }
+
+    /// The same caller, granted `scopes` besides those it already has: what a tool's
+    /// `#[mcp_tool(scopes = [...])]` is checked against. A JWT or introspection verifier
+    /// sets them from the token's `scope`.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::Principal;
+    ///
+    /// let alice = Principal::new("alice").with_scopes(["notes:read", "notes:write"]);
+    /// assert!(alice.has_scope("notes:write"));
+    /// assert!(!alice.has_scope("admin"));
+    /// ```
+    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        for scope in scopes {
+            let scope = scope.into();
+            if !self.scopes.contains(&scope) {
+                self.scopes.push(scope);
+            }
+        }
+        self
+    }
+
+    /// The scopes the caller's credentials grant.
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
+    /// Whether the caller's credentials grant `scope`.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|own| own == scope)
+    }
+
+    /// The OAuth client the token was issued to (the `client_id` claim, RFC 9068), if the
+    /// verifier recorded it.
+    pub fn client_id(&self) -> Option<&str> {
+        self.claim("client_id").and_then(Value::as_str)
     }
 
     /// The same caller with one more claim (a scope, a tenant, a role).
