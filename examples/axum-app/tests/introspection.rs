@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing;
 use mcp_tool_runtime::http::{IntrospectionVerifier, ProtectedResource};
-use mcp_tool_runtime::{HttpOptions, McpServer, ToolContext, mcp_tool};
+use mcp_tool_runtime::{HttpOptions, McpServer, ToolContext, ToolDef, ToolInfo, mcp_tool};
 use mcp_tool_test_support::http::{POST_HEADERS, Reply, call_body, request};
 use serde_json::{Value, json};
 
@@ -24,6 +24,15 @@ async fn whoami(ctx: ToolContext) -> String {
     ctx.principal()
         .map_or("nobody", |caller| caller.subject())
         .to_string()
+}
+
+/// A tool built at run time, with a scope of its own.
+fn purge_tool() -> ToolDef<()> {
+    let info = ToolInfo::from_schema("purge", "Delete every note.", json!({"type": "object"}))
+        .expect("a schema")
+        .scopes(["notes:admin"])
+        .build();
+    ToolDef::from_info(info, |_arguments, _ctx| async { "purged".to_string() })
 }
 
 /// What the introspection endpoint knows: each token's answer, and how often it was asked.
@@ -116,6 +125,7 @@ fn start(credentials: Option<(&str, &str)>) -> (Arc<Endpoint>, String) {
             let listener = tokio::net::TcpListener::from_std(server_listener).expect("tokio");
             let server = McpServer::builder(())
                 .tool(whoami_tool())
+                .tool(purge_tool())
                 .build()
                 .expect("a server");
             let _ = server
@@ -147,8 +157,13 @@ fn post(addr: &str, extra: &[(&str, &str)], body: &[u8]) -> Reply {
 
 /// A `whoami` call under revision 2026-07-28 (no session) with `token`.
 fn whoami_with(addr: &str, token: &str) -> Reply {
+    call_with(addr, token, "whoami")
+}
+
+/// A call of `tool` under revision 2026-07-28 (no session) with `token`.
+fn call_with(addr: &str, token: &str, tool: &str) -> Reply {
     let auth = format!("Bearer {token}");
-    let mut call: Value = serde_json::from_str(&call_body(1, "whoami", json!({}))).expect("json");
+    let mut call: Value = serde_json::from_str(&call_body(1, tool, json!({}))).expect("json");
     call["params"]["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {},
@@ -160,7 +175,7 @@ fn whoami_with(addr: &str, token: &str) -> Reply {
             ("Authorization", auth.as_str()),
             ("MCP-Protocol-Version", "2026-07-28"),
             ("Mcp-Method", "tools/call"),
-            ("Mcp-Name", "whoami"),
+            ("Mcp-Name", tool),
         ],
         call.to_string().as_bytes(),
     )
@@ -230,6 +245,24 @@ fn opaque_tokens_are_accepted_on_the_endpoints_word_and_refused_otherwise() {
         assert_refused(&whoami_with(&addr, &token), &addr, case);
     }
     assert_refused(&whoami_with(&addr, "never-issued"), &addr, "unknown");
+    // A tool built at run time with a scope the token lacks: the scope challenge.
+    let purge = call_with(&addr, "good", "purge");
+    assert_eq!(purge.status, 403, "{purge:?}");
+    assert!(
+        purge.header("www-authenticate").is_some_and(
+            |value| value.contains(r#"error="insufficient_scope", scope="notes:admin""#)
+        ),
+        "{purge:?}"
+    );
+    let mut admin = active(&resource);
+    admin["scope"] = json!("notes:read notes:admin");
+    endpoint.answer("admin", admin);
+    let purged = call_with(&addr, "admin", "purge");
+    assert_eq!(
+        purged.messages()[0]["result"]["content"][0]["text"],
+        "purged",
+        "{purged:?}"
+    );
     // A token without the tool's scope gets the scope challenge.
     let mut reader_of_nothing = active(&resource);
     reader_of_nothing["scope"] = json!("profile");
@@ -266,7 +299,7 @@ fn serve_http_publishes_the_metadata_at_both_well_known_paths() {
             json!({
                 "resource": format!("http://{addr}/mcp"),
                 "authorization_servers": ["http://as.example"],
-                "scopes_supported": ["notes:read"],
+                "scopes_supported": ["notes:admin", "notes:read"],
                 "bearer_methods_supported": ["header"],
             })
         );

@@ -291,7 +291,8 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         };
         let principal = request.extensions().get::<Principal>();
         let owner = principal.map(SessionOwners::key);
-        if let Err(rejection) = self.check_caller(&request, principal, &screened) {
+        if let Err(rejection) = self.check_caller(&request, principal, owner.as_deref(), &screened)
+        {
             return rejection;
         }
         let claim = match self.claim(&request, screened.id.as_ref()) {
@@ -363,14 +364,15 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         &self,
         request: &Request<Full<Bytes>>,
         principal: Option<&Principal>,
+        owner: Option<&str>,
         screened: &Screened,
     ) -> Result<(), HttpResponse> {
-        let Some(principal) = principal else {
+        let (Some(principal), Some(owner)) = (principal, owner) else {
             return Ok(());
         };
         let session = request.headers().get(SESSION_HEADER);
         if let Some(session) = session.and_then(|id| id.to_str().ok())
-            && !self.owners.allows(session, &SessionOwners::key(principal))
+            && !self.owners.allows(session, owner)
         {
             tracing::warn!(
                 subject = principal.subject(),

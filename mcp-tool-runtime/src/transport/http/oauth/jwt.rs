@@ -105,6 +105,8 @@ impl JwsAlgorithm {
 ///
 /// The built-in fetcher speaks plain HTTP only: for an `https://` issuer, give it a
 /// [`Fetcher`] over your HTTPS client ([`JwtVerifier::fetcher`]).
+///
+#[doc = include_str!("../../../../docs/oauth.md")]
 pub struct JwtVerifier {
     keys: Arc<KeyStore>,
     audience: String,
