@@ -179,7 +179,7 @@ pub(super) type ToolScopes = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 ///     .token_verifier(verifier)
 ///     .protected_resource(resource.clone());
 /// let mcp = McpServer::builder(()).tool(add_tool()).build()?.http_service(options);
-/// let mut app = Router::new();
+/// let mut app: Router = Router::new();
 /// if let Some(metadata) = mcp.resource_metadata() {
 ///     for path in resource.metadata_paths() {
 ///         app = app.route_service(&path, metadata.clone());
