@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use base64::Engine;
+
 use serde_json::{Map, Value};
 
 use super::cache::{TokenCache, now};
@@ -77,7 +79,8 @@ impl IntrospectionVerifier {
     /// §2.1: the endpoint must not answer just anyone).
     pub fn client_credentials(mut self, id: &str, secret: &str) -> Self {
         let pair = format!("{}:{}", form_encode(id), form_encode(secret));
-        self.authorization = Some(format!("Basic {}", base64_encode(pair.as_bytes())));
+        let encoded = base64::engine::general_purpose::STANDARD.encode(pair.as_bytes());
+        self.authorization = Some(format!("Basic {encoded}"));
         self
     }
 
@@ -169,42 +172,5 @@ impl TokenVerifier for IntrospectionVerifier {
             self.cache.insert(token, principal.clone(), until);
             Ok(principal)
         })
-    }
-}
-
-/// Standard base64 with padding, for the Basic credentials.
-fn base64_encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> shift) as usize & 63]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::base64_encode;
-
-    #[test]
-    fn basic_credentials_are_standard_base64() {
-        assert_eq!(
-            base64_encode(b"notes-server:s3cret"),
-            "bm90ZXMtc2VydmVyOnMzY3JldA=="
-        );
-        assert_eq!(base64_encode(b"ab"), "YWI=");
-        assert_eq!(base64_encode(b"abc"), "YWJj");
     }
 }
