@@ -29,6 +29,7 @@ const TOOL_KEYS: &[&str] = &[
     "task_start",
     "ui",
     "ui_visibility",
+    "scopes",
 ];
 
 /// The values `task = "..."` accepts, with their `TaskSupport` variant.
@@ -77,6 +78,8 @@ pub(crate) struct ToolAttr {
     pub timeout_ms: Option<u64>,
     /// `tags = ["admin", "beta"]`: non-empty, distinct string literals.
     pub tags: Option<Vec<LitStr>>,
+    /// `scopes = ["notes:write"]`: OAuth scope tokens, non-empty and distinct.
+    pub scopes: Option<Vec<LitStr>>,
     /// `cache_ttl = "1m"`, in milliseconds (zero allowed: never reuse).
     pub cache_ttl_ms: Option<u64>,
     /// The `TaskSupport` variant of `task = "..."`.
@@ -198,7 +201,7 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
                 set_once(&mut attr.timeout_ms, value, &meta, errors);
             }
             "tags" => {
-                let value = tags_value(&meta, errors);
+                let value = string_list(&meta, &TAGS, errors);
                 set_once(&mut attr.tags, value, &meta, errors);
             }
             "task" => {
@@ -219,6 +222,10 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
             "ui_visibility" => {
                 let value = crate::ui_attr::visibility_value(&meta, errors);
                 set_once(&mut attr.ui_visibility, value, &meta, errors);
+            }
+            "scopes" => {
+                let value = string_list(&meta, &SCOPES, errors);
+                set_once(&mut attr.scopes, value, &meta, errors);
             }
             "schema_profile" => {
                 let value =
@@ -250,50 +257,96 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream, errors: &mut Errors) -> ToolA
     attr
 }
 
-/// `tags = ["admin", "beta"]`, every element a non-empty string literal given once.
-fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
+/// What a list of strings names, for the messages about it: `tags` or `scopes`.
+struct ListKind {
+    key: &'static str,
+    noun: &'static str,
+    example: &'static str,
+    /// Why an element is not a valid one, beyond being empty or repeated.
+    invalid: fn(&str) -> Option<String>,
+}
+
+const TAGS: ListKind = ListKind {
+    key: "tags",
+    noun: "tag",
+    example: "admin",
+    invalid: |_| None,
+};
+
+/// A scope is an RFC 6749 `scope-token`: printable ASCII without space, `"` or `\`, which
+/// is what a `WWW-Authenticate` challenge and a space-separated `scope` can carry.
+const SCOPES: ListKind = ListKind {
+    key: "scopes",
+    noun: "scope",
+    example: "notes:write",
+    invalid: |scope| {
+        scope
+            .chars()
+            .find(|c| !matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E'))
+            .map(|c| {
+                format!(
+                    "the scope \"{}\" holds {c:?}: a scope is printable ASCII without spaces, \
+                     quotes or backslashes (RFC 6749 §3.3)",
+                    scope.escape_default()
+                )
+            })
+    },
+};
+
+/// `tags = ["admin", "beta"]` or `scopes = ["notes:write"]`: every element a non-empty
+/// string literal given once.
+fn string_list(meta: &Meta, kind: &ListKind, errors: &mut Errors) -> Option<Vec<LitStr>> {
+    let ListKind {
+        key, noun, example, ..
+    } = kind;
     let list = match meta {
         Meta::NameValue(pair) => match &pair.value {
             Expr::Array(array) => array,
             other => {
                 errors.spanned(
                     other,
-                    "`tags` takes a list of strings: `tags = [\"admin\"]`",
+                    format!("`{key}` takes a list of strings: `{key} = [\"{example}\"]`"),
                 );
                 return None;
             }
         },
         _ => {
-            errors.spanned(meta, "write `tags = [\"admin\"]`");
+            errors.spanned(meta, format!("write `{key} = [\"{example}\"]`"));
             return None;
         }
     };
-    let mut tags: Vec<LitStr> = Vec::new();
+    let mut items: Vec<LitStr> = Vec::new();
     let mut ok = true;
     for element in &list.elems {
-        match element {
-            Expr::Lit(ExprLit {
-                lit: Lit::Str(tag), ..
-            }) if tag.value().trim().is_empty() => {
-                errors.spanned(tag, "a tag cannot be empty");
+        let Expr::Lit(ExprLit {
+            lit: Lit::Str(item),
+            ..
+        }) = element
+        else {
+            errors.spanned(
+                element,
+                format!("a {noun} is a string literal, such as \"{example}\""),
+            );
+            ok = false;
+            continue;
+        };
+        let value = item.value();
+        let problem = if value.trim().is_empty() {
+            Some(format!("a {noun} cannot be empty"))
+        } else if items.iter().any(|known| known.value() == value) {
+            Some(format!("the {noun} \"{value}\" is given twice"))
+        } else {
+            (kind.invalid)(&value)
+        };
+        match problem {
+            Some(problem) => {
+                errors.spanned(item, problem);
                 ok = false;
             }
-            Expr::Lit(ExprLit {
-                lit: Lit::Str(tag), ..
-            }) if tags.iter().any(|known| known.value() == tag.value()) => {
-                errors.spanned(tag, format!("the tag \"{}\" is given twice", tag.value()));
-                ok = false;
-            }
-            Expr::Lit(ExprLit {
-                lit: Lit::Str(tag), ..
-            }) => tags.push(tag.clone()),
-            other => {
-                errors.spanned(other, "a tag is a string literal, such as \"admin\"");
-                ok = false;
-            }
+            None => items.push(item.clone()),
         }
     }
-    ok.then_some(tags)
+    ok.then_some(items)
 }
 
 /// The variant named by `name` among `choices`, or an error listing them.

@@ -264,9 +264,14 @@ pub mod http {
     #![doc = include_str!("../docs/http.md")]
 
     pub use crate::tool::def::BoxFuture;
+    #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
     pub use crate::transport::{
-        HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, StaticToken,
-        TokenRejection, TokenVerifier,
+        FetchError, Fetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier,
+    };
+    pub use crate::transport::{
+        HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, ProtectedResource,
+        ResourceMetadata, StaticToken, TokenRejection, TokenVerifier,
     };
 }
 

@@ -1,8 +1,20 @@
 //! An axum app with its own routes (`/health`) and the MCP endpoint mounted at `/mcp`,
-//! behind API keys: what a team that already runs an axum service writes.
+//! behind API keys and OAuth access tokens: what a team that already runs an axum service
+//! writes.
 //!
-//! `mcp-tool-example-axum --http 127.0.0.1:8080 [--api-key KEY=NAME[:SCOPE,...]]...`.
-//! Without `--api-key`, the endpoint takes no token. A key must carry the `notes` scope.
+//! `mcp-tool-example-axum --http 127.0.0.1:8080 [--api-key KEY=NAME[:SCOPE,...]]...
+//! [--oauth-issuer URL [--oauth-audience URL]]`.
+//!
+//! - `--api-key`: a key must carry the `notes` scope, which grants `notes:read` and
+//!   `notes:write`.
+//! - `--oauth-issuer`: the app is an OAuth 2.1 resource server for that authorization
+//!   server. It publishes its protected-resource metadata at
+//!   `/.well-known/oauth-protected-resource/mcp` (and the root form), and accepts JWT access
+//!   tokens signed with the issuer's keys whose audience is `--oauth-audience` (default: the
+//!   endpoint's URL, `http://ADDR/mcp`). `list_notes` and `whoami` need `notes:read`,
+//!   `add_note` needs `notes:write`.
+//!
+//! Without either, the endpoint takes no token.
 
 mod telemetry;
 
@@ -13,7 +25,7 @@ use axum::Router;
 use axum::routing::get;
 use mcp_tool_runtime::{
     HttpOptions, McpServer, Principal, ToolContext, ToolError,
-    http::{BoxFuture, TokenRejection, TokenVerifier},
+    http::{BoxFuture, JwtVerifier, ProtectedResource, TokenRejection, TokenVerifier},
     mcp_tool, mcp_tools,
 };
 use rusqlite::Connection;
@@ -37,7 +49,7 @@ impl Notes {
     ///
     /// # Arguments
     /// * `text` - What to remember.
-    #[mcp_tool]
+    #[mcp_tool(scopes = ["notes:write"])]
     fn add_note(
         &self,
         #[validate(length(min = 1, max = 500))] text: String,
@@ -51,8 +63,8 @@ impl Notes {
         Ok(format!("note {} saved", db.last_insert_rowid()))
     }
 
-    /// Who is calling, as the API key says.
-    #[mcp_tool(read_only)]
+    /// Who is calling, as the API key or the access token says.
+    #[mcp_tool(read_only, scopes = ["notes:read"])]
     async fn whoami(&self, ctx: ToolContext) -> String {
         ctx.principal()
             .map_or("nobody", |caller| caller.subject())
@@ -60,7 +72,7 @@ impl Notes {
     }
 
     /// Every note, oldest first, one per line.
-    #[mcp_tool(read_only)]
+    #[mcp_tool(read_only, scopes = ["notes:read"])]
     fn list_notes(&self) -> Result<String, ToolError> {
         let db = self
             .db
@@ -88,18 +100,39 @@ struct ApiKeys(HashMap<String, (String, Vec<String>)>);
 
 const REQUIRED_SCOPE: &str = "notes";
 
-impl TokenVerifier for ApiKeys {
+impl ApiKeys {
+    /// The holder of `key`, `None` for a key not in the table (maybe an access token).
+    fn holder(&self, key: &str) -> Option<Result<Principal, TokenRejection>> {
+        let (name, scopes) = self.0.get(key)?;
+        if !scopes.iter().any(|scope| scope == REQUIRED_SCOPE) {
+            return Some(Err(TokenRejection::insufficient_scope(REQUIRED_SCOPE)));
+        }
+        // `notes` is the key's word for both scopes the tools ask for.
+        let principal = Principal::new(name.as_str())
+            .with_claim("scopes", scopes.clone())
+            .with_scopes(["notes:read", "notes:write"]);
+        Some(Ok(principal))
+    }
+}
+
+/// The app's credentials: an API key from the table, or else an access token from the
+/// OAuth issuer, when one is configured.
+struct Credentials {
+    keys: ApiKeys,
+    tokens: Option<JwtVerifier>,
+}
+
+impl TokenVerifier for Credentials {
     fn verify<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Principal, TokenRejection>> {
-        let verdict = match self.0.get(token) {
-            None => Err(TokenRejection::invalid("unknown API key")),
-            Some((_, scopes)) if !scopes.iter().any(|scope| scope == REQUIRED_SCOPE) => {
-                Err(TokenRejection::insufficient_scope(REQUIRED_SCOPE))
-            }
-            Some((name, scopes)) => {
-                Ok(Principal::new(name.as_str()).with_claim("scopes", scopes.clone()))
-            }
-        };
-        Box::pin(async move { verdict })
+        if let Some(verdict) = self.keys.holder(token) {
+            return Box::pin(std::future::ready(verdict));
+        }
+        match &self.tokens {
+            Some(tokens) => tokens.verify(token),
+            None => Box::pin(std::future::ready(Err(TokenRejection::invalid(
+                "unknown API key",
+            )))),
+        }
     }
 }
 
@@ -118,12 +151,15 @@ fn parse_key(spec: &str) -> Option<(String, (String, Vec<String>))> {
 struct Args {
     addr: String,
     keys: HashMap<String, (String, Vec<String>)>,
+    issuer: Option<String>,
+    audience: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let mut addr = "127.0.0.1:8080".to_string();
     let mut keys = HashMap::new();
+    let (mut issuer, mut audience) = (None, None);
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
@@ -132,10 +168,20 @@ fn parse_args() -> Result<Args, String> {
                 let (key, holder) = parse_key(&value).ok_or("--api-key KEY=NAME[:SCOPE,...]")?;
                 keys.insert(key, holder);
             }
+            "--oauth-issuer" => issuer = Some(value),
+            "--oauth-audience" => audience = Some(value),
             other => return Err(format!("unknown option '{other}'")),
         }
     }
-    Ok(Args { addr, keys })
+    if audience.is_some() && issuer.is_none() {
+        return Err("--oauth-audience needs --oauth-issuer".into());
+    }
+    Ok(Args {
+        addr,
+        keys,
+        issuer,
+        audience,
+    })
 }
 
 #[tokio::main]
@@ -147,14 +193,43 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .middleware(mcp_tool_runtime::middleware::CallMetrics::new())
         .middleware(mcp_tool_runtime::middleware::TraceCalls::new())
         .build()?;
-    let mut options = HttpOptions::from_env();
-    if !args.keys.is_empty() {
-        options = options.token_verifier(ApiKeys(args.keys));
-    }
-    let app = Router::new()
-        .route("/health", get(|| async { "ok" }))
-        .nest_service("/mcp", server.http_service(options));
     let listener = tokio::net::TcpListener::bind(&args.addr).await?;
+    let mut options = HttpOptions::from_env();
+    let mut resource = None;
+    let mut tokens = None;
+    if let Some(issuer) = &args.issuer {
+        let audience = match &args.audience {
+            Some(audience) => audience.clone(),
+            None => format!("http://{}/mcp", listener.local_addr()?),
+        };
+        let verifier = JwtVerifier::new(issuer.as_str(), audience.as_str());
+        // The keys now, so that the first call does not wait for them; an issuer not up
+        // yet is asked again when a token comes.
+        if let Err(error) = verifier.refresh().await {
+            eprintln!("warning: the issuer's keys are not available yet: {error}");
+        }
+        tokens = Some(verifier);
+        let published = ProtectedResource::new(audience)
+            .authorization_server(issuer.as_str())
+            .name("Notes");
+        options = options.protected_resource(published.clone());
+        resource = Some(published);
+    }
+    if !args.keys.is_empty() || tokens.is_some() {
+        options = options.token_verifier(Credentials {
+            keys: ApiKeys(args.keys),
+            tokens,
+        });
+    }
+    let mcp = server.http_service(options);
+    let mut app = Router::new().route("/health", get(|| async { "ok" }));
+    // The metadata lives at the app's root, not under the endpoint's path.
+    if let (Some(resource), Some(metadata)) = (&resource, mcp.resource_metadata()) {
+        for path in resource.metadata_paths() {
+            app = app.route_service(&path, metadata.clone());
+        }
+    }
+    let app = app.nest_service("/mcp", mcp);
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

@@ -74,6 +74,10 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
         .task_start
         .as_ref()
         .map(|variant| quote!(.task_start(#rt::tool::TaskStart::#variant)));
+    let scopes = attr
+        .scopes
+        .as_ref()
+        .map(|scopes| quote!(.scopes([#(#scopes),*])));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
     let ui = crate::ui_attr::builder_calls(attr.ui.as_ref(), attr.ui_visibility.as_ref(), &rt);
     let hints = hints(attr);
@@ -95,6 +99,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 #task
                 #task_start
                 #ui
+                #scopes
                 #blocking
                 .hints(#hints)
                 .defined_in(

@@ -41,6 +41,9 @@ pub struct ToolInfo {
     description: Cow<'static, str>,
     /// Labels that enable or disable tools together (`#[mcp_tool(tags = ["admin"])]`).
     tags: Vec<Cow<'static, str>>,
+    /// The OAuth scopes a caller's token must grant to call it
+    /// (`#[mcp_tool(scopes = ["notes:write"])]`).
+    scopes: Vec<Cow<'static, str>>,
     hints: Hints,
     meta: Option<JsonObject>,
     /// The view it renders in and who may call it (MCP Apps), published in `_meta.ui`.
@@ -153,6 +156,7 @@ impl ToolInfo {
             title: None,
             description,
             tags: Vec::new(),
+            scopes: Vec::new(),
             hints: Hints::default(),
             meta: None,
             ui: ToolUi::default(),
@@ -203,6 +207,21 @@ impl ToolInfo {
     /// Whether the tool has the tag `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
         self.tags.iter().any(|own| own == tag)
+    }
+
+    /// The OAuth scopes a caller's token must grant to call the tool
+    /// (`#[mcp_tool(scopes = ["notes:write"])]`). Over HTTP with a token verifier, a call
+    /// whose [`Principal`](crate::Principal) lacks one is answered 403 with a scope
+    /// challenge; the server's protected-resource metadata lists them all.
+    pub fn scopes(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.scopes.iter().map(|scope| &**scope)
+    }
+
+    /// The tool's scopes that `granted` lacks.
+    pub(crate) fn missing_scopes<'s>(&'s self, granted: &[String]) -> Vec<&'s str> {
+        self.scopes()
+            .filter(|scope| !granted.iter().any(|own| own == scope))
+            .collect()
     }
 
     /// The tool's icons, as `tools/list` publishes them.
@@ -419,6 +438,31 @@ impl ToolInfoBuilder {
     /// (`#[mcp_tool(tags = ["admin"])]` writes them).
     pub fn tags<T: Into<Cow<'static, str>>>(mut self, tags: impl IntoIterator<Item = T>) -> Self {
         self.info.tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+
+    /// The OAuth scopes a caller's token must grant to call the tool
+    /// (`#[mcp_tool(scopes = ["notes:write"])]` writes them); see [`ToolInfo::scopes`].
+    ///
+    /// ```
+    /// use mcp_tool_runtime::ToolInfo;
+    /// let schema = serde_json::json!({"type": "object"});
+    /// let info = ToolInfo::from_schema("purge", "Delete every note.", schema)?
+    ///     .scopes(["notes:admin"])
+    ///     .build();
+    /// assert_eq!(info.scopes().collect::<Vec<_>>(), ["notes:admin"]);
+    /// # Ok::<(), mcp_tool_runtime::tool::SchemaError>(())
+    /// ```
+    pub fn scopes<T: Into<Cow<'static, str>>>(
+        mut self,
+        scopes: impl IntoIterator<Item = T>,
+    ) -> Self {
+        for scope in scopes {
+            let scope = scope.into();
+            if !self.info.scopes.contains(&scope) {
+                self.info.scopes.push(scope);
+            }
+        }
         self
     }
 

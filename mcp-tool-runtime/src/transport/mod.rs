@@ -10,9 +10,11 @@ mod release;
 mod shutdown;
 mod stdio;
 
+#[cfg(feature = "oauth")]
+pub use http::{FetchError, Fetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier};
 #[cfg(feature = "http")]
 pub use http::{
-    HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, StaticToken, TokenRejection,
-    TokenVerifier,
+    HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, ProtectedResource,
+    ResourceMetadata, StaticToken, TokenRejection, TokenVerifier,
 };
 pub use stdio::{LineTransport, StdinReader, StdioOptions};

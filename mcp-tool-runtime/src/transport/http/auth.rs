@@ -7,7 +7,8 @@ use serde_json::json;
 use subtle::ConstantTimeEq;
 
 use super::headers::single_header;
-use super::reply::{HttpResponse, UNAUTHORIZED_CODE, reject};
+use super::reply::{HttpResponse, UNAUTHORIZED_CODE, reject, reject_request};
+use super::resource::Challenge;
 use super::text;
 use crate::tool::{BoxFuture, Principal};
 
@@ -108,53 +109,84 @@ impl TokenVerifier for StaticToken {
     }
 }
 
-/// The principal of a request whose token `verifier` accepts, or its 401 or 403.
+/// The principal of a request whose token `verifier` accepts, or its 400, 401 or 403.
 pub(super) async fn authenticate(
     verifier: &dyn TokenVerifier,
     parts: &Parts,
-    realm: &str,
+    challenge: &Challenge,
 ) -> Result<Principal, HttpResponse> {
-    let token = bearer(parts).map_err(|(message, error)| {
-        unauthorized(realm, message.to_string(), error.map(str::to_string))
-    })?;
+    if token_in_query(parts) {
+        return Err(reject(
+            StatusCode::BAD_REQUEST,
+            UNAUTHORIZED_CODE,
+            text::HTTP_TOKEN_IN_QUERY.to_string(),
+            json!({"scheme": "Bearer"}),
+            &[(
+                header::WWW_AUTHENTICATE,
+                challenge.header(&[("error", "invalid_request")]),
+            )],
+        ));
+    }
+    let token = bearer(parts)
+        .map_err(|(message, error)| unauthorized(challenge, message.to_string(), error))?;
     match verifier.verify(token).await {
         Ok(principal) => Ok(principal),
         Err(TokenRejection::Invalid { reason }) => {
             tracing::info!(%reason, "refused a bearer token");
-            let error = Some("invalid_token".to_string());
-            Err(unauthorized(
-                realm,
-                text::HTTP_TOKEN_INVALID.to_string(),
-                error,
-            ))
+            let message = text::HTTP_TOKEN_INVALID.to_string();
+            Err(unauthorized(challenge, message, Some("invalid_token")))
         }
-        Err(TokenRejection::InsufficientScope { scope }) => {
-            let challenge = format!(
-                "Bearer realm=\"{realm}\", error=\"insufficient_scope\", scope=\"{scope}\""
-            );
-            Err(reject(
-                StatusCode::FORBIDDEN,
-                UNAUTHORIZED_CODE,
-                text::http_insufficient_scope(&scope),
-                json!({"scheme": "Bearer", "scope": scope}),
-                &[(header::WWW_AUTHENTICATE, challenge)],
-            ))
-        }
+        Err(TokenRejection::InsufficientScope { scope }) => Err(insufficient_scope(
+            challenge,
+            &scope,
+            None,
+            text::http_insufficient_scope(&scope),
+        )),
     }
 }
 
-fn unauthorized(realm: &str, message: String, error: Option<String>) -> HttpResponse {
-    let mut challenge = format!("Bearer realm=\"{realm}\"");
-    if let Some(error) = error {
-        challenge.push_str(&format!(", error=\"{error}\""));
-    }
+/// The 403 scope challenge of the MCP spec for a token without `scope` (space-separated
+/// scopes), for the request with `id` when it is known.
+#[cold]
+pub(super) fn insufficient_scope(
+    challenge: &Challenge,
+    scope: &str,
+    id: Option<&serde_json::Value>,
+    message: String,
+) -> HttpResponse {
+    let header = challenge.header(&[("error", "insufficient_scope"), ("scope", scope)]);
+    reject_request(
+        id,
+        StatusCode::FORBIDDEN,
+        UNAUTHORIZED_CODE,
+        message,
+        json!({"scheme": "Bearer", "scope": scope}),
+        &[(header::WWW_AUTHENTICATE, header)],
+    )
+}
+
+fn unauthorized(challenge: &Challenge, message: String, error: Option<&str>) -> HttpResponse {
+    let header = match error {
+        Some(error) => challenge.header(&[("error", error)]),
+        None => challenge.header(&[]),
+    };
     reject(
         StatusCode::UNAUTHORIZED,
         UNAUTHORIZED_CODE,
         message,
         json!({"scheme": "Bearer"}),
-        &[(header::WWW_AUTHENTICATE, challenge)],
+        &[(header::WWW_AUTHENTICATE, header)],
     )
+}
+
+/// Whether the query string carries an `access_token` (RFC 6750 §2.3), which the MCP spec
+/// forbids a server to accept: a URL ends up in logs, histories and `Referer` headers.
+fn token_in_query(parts: &Parts) -> bool {
+    parts.uri.query().is_some_and(|query| {
+        query
+            .split('&')
+            .any(|pair| pair.split('=').next() == Some("access_token"))
+    })
 }
 
 /// The token of the one `Authorization: Bearer <token>` header: one space, then a token
@@ -170,7 +202,9 @@ fn bearer(parts: &Parts) -> Result<&str, (&'static str, Option<&'static str>)> {
         return Err((text::HTTP_TOKEN_MISSING, None));
     }
     let token = rest.strip_prefix(' ').unwrap_or_default();
-    if token.is_empty() || token.contains(char::is_whitespace) {
+    // A header value is visible ASCII, space and tab (`single_header` reads it as text):
+    // those two are its only whitespace, found by `memchr` in a JWT's hundreds of bytes.
+    if token.is_empty() || memchr::memchr2(b' ', b'\t', token.as_bytes()).is_some() {
         return Err((text::HTTP_TOKEN_MALFORMED, Some("invalid_request")));
     }
     Ok(token)

@@ -11,7 +11,7 @@ use http::request::Parts;
 use http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, Limited};
-use rmcp::model::{ErrorCode, GetMeta, JsonRpcMessage, RequestId};
+use rmcp::model::{ClientRequest, ErrorCode, GetMeta, JsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -22,17 +22,19 @@ use tower_service::Service;
 use super::super::jsonrpc::{self, Inbound};
 use super::super::oversized::{self, Screen};
 use super::super::release::InputBytes;
+use super::auth::insufficient_scope;
 use super::guard::{HttpGuard, HttpGuardLayer};
 use super::in_flight::{Claim, InFlight};
 use super::release::release_memory;
 use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject, reject_request};
-use super::sessions::{CountedSessions, SessionCap};
+use super::resource::{Challenge, ResourceMetadata};
+use super::sessions::{CountedSessions, SessionCap, SessionOwners};
 use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
 use crate::error::ToolError;
 use crate::input::InputLimits;
 use crate::large::LARGE_BODY_BYTES;
 use crate::server::{Handoff, McpServer};
-use crate::tool::{BoxFuture, run_heavy};
+use crate::tool::{BoxFuture, Principal, run_heavy};
 
 /// How long a client refused past the session cap is told to wait: places free up as
 /// clients close sessions or leave them idle, which takes seconds to minutes.
@@ -68,12 +70,14 @@ const RMCP_UNREADABLE_BODY: &str = "fail to deserialize request body";
 /// ```
 pub struct HttpService<S: Send + Sync + 'static> {
     guarded: HttpGuard<Endpoint<S>>,
+    metadata: Option<ResourceMetadata>,
 }
 
 impl<S: Send + Sync + 'static> Clone for HttpService<S> {
     fn clone(&self) -> Self {
         Self {
             guarded: self.guarded.clone(),
+            metadata: self.metadata.clone(),
         }
     }
 }
@@ -90,14 +94,31 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     /// memory is given back to the system as with [`McpServer::serve_http`] when this is
     /// called within a tokio runtime.
     pub fn http_service(self, options: HttpOptions) -> HttpService<S> {
+        let metadata = options.resource.as_ref().map(|resource| {
+            let server = self.clone();
+            ResourceMetadata::new(Arc::clone(resource), Arc::new(move || tool_scopes(&server)))
+        });
         let endpoint = Endpoint::new(self, &options);
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(release_while_alive(Arc::downgrade(&endpoint.state)));
         }
         HttpService {
             guarded: HttpGuardLayer::new(options).layer(endpoint),
+            metadata,
         }
     }
+}
+
+/// Every scope a tool of `server` requires now, for the metadata's `scopes_supported`.
+fn tool_scopes<S: Send + Sync + 'static>(server: &McpServer<S>) -> Vec<String> {
+    let registry = server.registry();
+    let mut scopes: Vec<String> = registry
+        .entries()
+        .flat_map(|(tool, _)| tool.info().scopes().map(str::to_string))
+        .collect();
+    scopes.sort();
+    scopes.dedup();
+    scopes
 }
 
 /// Gives freed memory back for as long as the endpoint lives.
@@ -120,6 +141,14 @@ async fn release_while_alive<S: Send + Sync + 'static>(state: Weak<EndpointState
 }
 
 impl<S: Send + Sync + 'static> HttpService<S> {
+    /// The protected-resource metadata (RFC 9728) as a tower service, when the options set
+    /// a [`ProtectedResource`](crate::http::ProtectedResource): mount it at the app's root,
+    /// at each of [`ProtectedResource::metadata_paths`](crate::http::ProtectedResource::metadata_paths)
+    /// (see [`ResourceMetadata`]). [`McpServer::serve_http`] serves it itself.
+    pub fn resource_metadata(&self) -> Option<ResourceMetadata> {
+        self.metadata.clone()
+    }
+
     /// Serves one request, its future held by the caller: the listener's path. Through
     /// [`Service::call`] a request costs two boxed futures, the inner one as large as rmcp's
     /// whole request future, allocated and freed on every call.
@@ -180,6 +209,13 @@ struct EndpointState<S: Send + Sync + 'static> {
     /// The server's limits on a message's arrays and objects, checked on each body.
     limits: InputLimits,
     stateless: bool,
+    /// The server, for the scopes of the tool a call names.
+    server: McpServer<S>,
+    /// What the scope challenge names besides the scope.
+    challenge: Challenge,
+    /// Who opened each session, when the caller is authenticated.
+    owners: SessionOwners,
+    max_sessions: usize,
 }
 
 impl<S: Send + Sync + 'static> Endpoint<S> {
@@ -201,8 +237,12 @@ impl<S: Send + Sync + 'static> Endpoint<S> {
             local: Arc::clone(&sessions),
             cap: Arc::clone(&session_cap),
         };
-        let service =
-            StreamableHttpService::new(move || Ok(server.new_session()), Arc::new(counted), config);
+        let factory = server.clone();
+        let service = StreamableHttpService::new(
+            move || Ok(factory.new_session()),
+            Arc::new(counted),
+            config,
+        );
         Self {
             state: Arc::new(EndpointState {
                 service,
@@ -212,6 +252,10 @@ impl<S: Send + Sync + 'static> Endpoint<S> {
                 body_bytes: InputBytes::default(),
                 limits,
                 stateless: options.stateless,
+                server,
+                challenge: options.challenge.clone(),
+                owners: SessionOwners::default(),
+                max_sessions: options.max_sessions,
             }),
         }
     }
@@ -245,12 +289,18 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
             Ok(admitted) => admitted,
             Err(rejection) => return rejection,
         };
+        let principal = request.extensions().get::<Principal>();
+        let owner = principal.map(SessionOwners::key);
+        if let Err(rejection) = self.check_caller(&request, principal, owner.as_deref(), &screened)
+        {
+            return rejection;
+        }
         let claim = match self.claim(&request, screened.id.as_ref()) {
             Ok(claim) => claim,
             Err(rejection) => return rejection,
         };
         // Held until rmcp has stored the session it opens.
-        let _opening = if self.opens_session(&request, &screened) {
+        let opening = if self.opens_session(&request, &screened) {
             match self.session_cap.reserve(&self.sessions).await {
                 Some(opening) => Some(opening),
                 None => return self.too_many_sessions(screened.id.as_ref()),
@@ -260,6 +310,9 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         };
         let closes_session = request.method() == Method::DELETE;
         let mut response = self.service.handle(request).await;
+        if let (Some(_), Some(owner)) = (&opening, owner) {
+            self.bind_owner(&response, owner).await;
+        }
         // rmcp answers a closed session 202; the MCP Python SDK's client takes 200 or 204 and
         // warns on anything else.
         if closes_session && response.status() == StatusCode::ACCEPTED {
@@ -303,6 +356,76 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
             parts.extensions.insert(handoff);
         }
         Ok((Request::from_parts(parts, Full::new(bytes)), screened))
+    }
+
+    /// The caller's right to this request: the session is its own, and its token grants the
+    /// scopes of the tool it calls (when a verifier named the caller).
+    fn check_caller(
+        &self,
+        request: &Request<Full<Bytes>>,
+        principal: Option<&Principal>,
+        owner: Option<&str>,
+        screened: &Screened,
+    ) -> Result<(), HttpResponse> {
+        let (Some(principal), Some(owner)) = (principal, owner) else {
+            return Ok(());
+        };
+        let session = request.headers().get(SESSION_HEADER);
+        if let Some(session) = session.and_then(|id| id.to_str().ok())
+            && !self.owners.allows(session, owner)
+        {
+            tracing::warn!(
+                subject = principal.subject(),
+                "refused a session opened by another caller"
+            );
+            return Err(reject(
+                StatusCode::FORBIDDEN,
+                super::reply::UNAUTHORIZED_CODE,
+                text::HTTP_SESSION_OF_ANOTHER.to_string(),
+                json!({"sessionId": session}),
+                &[],
+            ));
+        }
+        let Some(tool) = screened.tool.as_deref() else {
+            return Ok(());
+        };
+        let registry = self.server.registry();
+        let Some(def) = registry.get(tool) else {
+            return Ok(());
+        };
+        // A tool the caller may not see is answered as unknown, by the server: a 403 here
+        // would tell that it exists.
+        if !self.server.visible(Some(principal), def.info()) {
+            return Ok(());
+        }
+        let missing = def.info().missing_scopes(principal.scopes());
+        if missing.is_empty() {
+            return Ok(());
+        }
+        // The challenge names every scope the tool needs, so that the client asks for all
+        // of them at once (the MCP spec's scope challenge).
+        let needed: Vec<&str> = def.info().scopes().collect();
+        let id = screened.id.as_ref().map(|id| json!(id));
+        Err(insufficient_scope(
+            &self.challenge,
+            &needed.join(" "),
+            id.as_ref(),
+            text::http_tool_scope_missing(tool, &missing.join(" ")),
+        ))
+    }
+
+    /// Binds the session `response` opened, if any, to `owner`.
+    async fn bind_owner(&self, response: &HttpResponse, owner: Arc<str>) {
+        let Some(session) = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|id| id.to_str().ok())
+        else {
+            return;
+        };
+        self.owners
+            .bind(session, owner, &self.sessions, self.max_sessions)
+            .await;
     }
 
     /// A DELETE of a session that does not exist is a 404: rmcp answers 202 to any id.
@@ -420,6 +543,8 @@ struct Screened {
     /// What the server is to get beside a `tools/call`: its arguments, read here and left
     /// out of the body rmcp reads, or their refusal.
     handoff: Option<Handoff>,
+    /// The tool a `tools/call` names, whose scopes the caller's token must grant.
+    tool: Option<String>,
 }
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
@@ -445,6 +570,7 @@ fn screen(
                     stateless: stateless_header || quick.names_revision,
                     quick: Some(bytes.clone()),
                     handoff: None,
+                    tool: quick.tool,
                 };
                 return Ok((bytes, screened));
             }
@@ -464,12 +590,16 @@ fn screen(
             // What rmcp reads is the message as checked: lone surrogates replaced, and its
             // `arguments` handed over beside it (see `server::Handoff`).
             let bytes = serde_json::to_vec(&*message).map_or(bytes, Bytes::from);
-            let (id, names_revision) = match *message {
+            let (id, names_revision, tool) = match *message {
                 JsonRpcMessage::Request(request) => (
                     Some(request.id),
                     request.request.get_meta().protocol_version().is_some(),
+                    match request.request {
+                        ClientRequest::CallToolRequest(call) => Some(call.params.name.into()),
+                        _ => None,
+                    },
                 ),
-                _ => (None, false),
+                _ => (None, false, None),
             };
             let screened = Screened {
                 id,
@@ -477,6 +607,7 @@ fn screen(
                 stateless: stateless_header || names_revision,
                 quick: None,
                 handoff,
+                tool,
             };
             Ok((bytes, screened))
         }

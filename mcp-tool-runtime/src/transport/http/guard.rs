@@ -160,7 +160,7 @@ where
         .and_then(|()| check_origin(options, &parts))
         .map_err(|rejection| logged(rejection, &parts))?;
     if let Some(verifier) = &options.verifier {
-        let principal = authenticate(verifier.as_ref(), &parts, &options.realm)
+        let principal = authenticate(verifier.as_ref(), &parts, &options.challenge)
             .await
             .map_err(|rejection| logged(rejection, &parts))?;
         parts.extensions.insert(principal);

@@ -19,7 +19,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use super::super::shutdown;
 use super::reply::{HttpResponse, OVERLOADED_CODE, reject};
 use super::watchdog::{Watch, Watchdog, WatchedBody};
-use super::{HttpOptions, HttpService, text};
+use super::{HttpOptions, HttpService, ResourceMetadata, text};
 use crate::server::{McpServer, ServeError};
 
 /// The first wait after a failed accept, doubled while failures go on, up to the last.
@@ -58,13 +58,16 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         shutdown: impl Future<Output = ()>,
     ) -> Result<(), ServeError> {
         let (cap, grace) = (options.max_connections, options.grace_period);
+        let options_path = options.path.clone();
         let permits = Arc::new(Semaphore::new(cap));
         let watchdog = Watchdog::new(options.header_timeout);
+        let service = self.http_service(options);
         let site = Arc::new(Site {
-            path: options.path.clone(),
+            path: options_path,
             watchdog: Arc::clone(&watchdog),
             max_connections: cap,
-            service: self.http_service(options),
+            metadata: service.resource_metadata(),
+            service,
         });
         let (stop, stopping) = watch::channel(false);
         tokio::spawn(watchdog.run(stopping.clone()));
@@ -85,6 +88,8 @@ struct Site<S: Send + Sync + 'static> {
     /// Closes connections that wait too long for a request head.
     watchdog: Arc<Watchdog>,
     max_connections: usize,
+    /// The protected-resource metadata, served at its well-known paths.
+    metadata: Option<ResourceMetadata>,
     service: HttpService<S>,
 }
 
@@ -98,6 +103,8 @@ impl<S: Send + Sync + 'static> Site<S> {
         let path = request.uri().path();
         let response = if path == self.path {
             self.service.serve(request).await
+        } else if let Some(metadata) = self.metadata.as_ref().filter(|m| m.serves(path)) {
+            metadata.answer(request.method())
         } else {
             reject(
                 StatusCode::NOT_FOUND,

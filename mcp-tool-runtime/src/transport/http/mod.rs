@@ -16,9 +16,12 @@ mod guard;
 mod headers;
 mod in_flight;
 mod listen;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod options;
 mod release;
 mod reply;
+mod resource;
 mod sessions;
 mod text;
 mod watchdog;
@@ -31,5 +34,8 @@ const PROTOCOL_VERSION_HEADER: http::HeaderName =
 pub use auth::{StaticToken, TokenRejection, TokenVerifier};
 pub use endpoint::HttpService;
 pub use guard::{HttpGuard, HttpGuardLayer};
+#[cfg(feature = "oauth")]
+pub use oauth::{FetchError, Fetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier};
 pub use options::HttpOptions;
 pub use reply::HttpResponse;
+pub use resource::{ProtectedResource, ResourceMetadata};

@@ -6,6 +6,7 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::session::local::SessionConfig;
 
 use super::auth::{StaticToken, TokenVerifier};
+use super::resource::{Challenge, ProtectedResource};
 
 /// The default body limit: 256 KiB.
 pub(super) const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
@@ -115,7 +116,9 @@ pub struct HttpOptions {
     pub(super) allowed_hosts: Vec<String>,
     pub(super) allowed_origins: Vec<String>,
     pub(super) verifier: Option<Arc<dyn TokenVerifier>>,
-    pub(super) realm: String,
+    /// The realm and the metadata's URL, as every challenge names them.
+    pub(super) challenge: Challenge,
+    pub(super) resource: Option<Arc<ProtectedResource>>,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -133,7 +136,8 @@ impl std::fmt::Debug for HttpOptions {
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("verifier", &self.verifier.as_ref().map(|_| "<set>"))
-            .field("realm", &self.realm)
+            .field("realm", &self.challenge.realm)
+            .field("protected_resource", &self.resource)
             .finish()
     }
 }
@@ -153,7 +157,11 @@ impl Default for HttpOptions {
             allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
             allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
             verifier: None,
-            realm: "mcp".into(),
+            challenge: Challenge {
+                realm: "mcp".into(),
+                resource_metadata: None,
+            },
+            resource: None,
         }
     }
 }
@@ -297,7 +305,21 @@ impl HttpOptions {
 
     /// The realm named in `WWW-Authenticate` (default `mcp`).
     pub fn realm(mut self, realm: impl Into<String>) -> Self {
-        self.realm = realm.into();
+        self.challenge.realm = realm.into();
+        self
+    }
+
+    /// Makes the server an OAuth 2.1 resource server (see [`ProtectedResource`]): its
+    /// protected-resource metadata is served at the well-known paths (by
+    /// [`McpServer::serve_http`](crate::McpServer::serve_http); see
+    /// [`HttpService::resource_metadata`](crate::http::HttpService::resource_metadata) for an
+    /// app of your own), and every 401 and 403 challenge names it
+    /// (`WWW-Authenticate: Bearer resource_metadata="…"`). Pair it with a verifier that
+    /// checks the tokens' audience, such as [`JwtVerifier`](crate::http::JwtVerifier)
+    /// (feature `oauth`).
+    pub fn protected_resource(mut self, resource: ProtectedResource) -> Self {
+        self.challenge.resource_metadata = Some(resource.metadata_url());
+        self.resource = Some(Arc::new(resource));
         self
     }
 }

@@ -188,3 +188,59 @@ impl SessionManager for CountedSessions {
         self.local.event_store()
     }
 }
+
+/// Which principal opened each session, so that no other can use it (the MCP security best
+/// practice: session ids are bound to the user, never a credential of their own). A
+/// principal is its issuer and subject.
+#[derive(Default)]
+pub(super) struct SessionOwners {
+    owners: std::sync::Mutex<std::collections::HashMap<Arc<str>, Arc<str>>>,
+}
+
+impl SessionOwners {
+    /// The key that names `principal` as an owner: the issuer (if the verifier recorded
+    /// one) and the subject, which together name one caller.
+    pub(super) fn key(principal: &crate::tool::Principal) -> Arc<str> {
+        let issuer = principal
+            .claim("iss")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        Arc::from(format!("{issuer}\n{}", principal.subject()))
+    }
+
+    /// Records that `owner` opened `session`, and forgets the sessions rmcp no longer holds
+    /// once the table has grown past twice `live` (closed and expired ones leave no other
+    /// trace here).
+    pub(super) async fn bind(
+        &self,
+        session: &str,
+        owner: Arc<str>,
+        sessions: &LocalSessionManager,
+        live: usize,
+    ) {
+        let grown = {
+            let mut owners = self.lock();
+            owners.insert(Arc::from(session), owner);
+            owners.len() > live.saturating_mul(2).max(64)
+        };
+        if grown {
+            let alive: std::collections::HashSet<Arc<str>> =
+                sessions.sessions.read().await.keys().cloned().collect();
+            self.lock().retain(|id, _| alive.contains(id));
+        }
+    }
+
+    /// Whether `owner` may use `session`: it opened it, or the session is unknown here
+    /// (rmcp then answers an unknown session itself).
+    pub(super) fn allows(&self, session: &str, owner: &str) -> bool {
+        self.lock()
+            .get(session)
+            .is_none_or(|bound| &**bound == owner)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Arc<str>, Arc<str>>> {
+        self.owners
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}

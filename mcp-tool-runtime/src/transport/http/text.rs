@@ -150,3 +150,22 @@ pub(super) fn http_duplicate_request_id(id: &str) -> String {
 /// A large body the server had no thread to read with (500).
 pub(super) const BODY_NOT_SCREENED: &str =
     "Internal error: the server could not read the request for lack of resources. Try again.";
+
+/// HTTP 405 at the protected-resource metadata.
+pub(super) fn http_method_not_metadata(method: &str) -> String {
+    format!("Method not allowed: {method}. The protected-resource metadata is read with GET.")
+}
+
+/// HTTP 400 for a bearer token in the query string (MCP authorization: never accepted).
+pub(super) const HTTP_TOKEN_IN_QUERY: &str = "Bad request: this server never accepts a token in the query string (it would end up in logs and browser history). Send it in the header 'Authorization: Bearer <token>', and drop 'access_token' from the URL.";
+
+/// HTTP 403 for a call of a tool whose scopes the token does not grant.
+pub(super) fn http_tool_scope_missing(tool: &str, missing: &str) -> String {
+    let tool = echoed_name(tool);
+    format!(
+        "Forbidden: calling tool '{tool}' needs the scope '{missing}', which the bearer token does not grant. Ask the authorization server for a token with that scope, then call again."
+    )
+}
+
+/// HTTP 403 for a session used with another principal's token than the one that opened it.
+pub(super) const HTTP_SESSION_OF_ANOTHER: &str = "Forbidden: this session was opened with another caller's token; a session belongs to the caller that opened it. Use your own session: send 'initialize' without an Mcp-Session-Id header.";

@@ -25,6 +25,8 @@ pub(crate) struct QuickRequest {
     pub(crate) initialize: bool,
     /// Whether its `_meta` names a protocol revision, as requests of 2026-07-28 do.
     pub(crate) names_revision: bool,
+    /// The tool a `tools/call` names.
+    pub(crate) tool: Option<String>,
 }
 
 /// The id and method of `bytes` when it is a plain request of a supported method: a JSON
@@ -60,6 +62,8 @@ struct PlainEnvelope<'b> {
     /// The method, when it is one this server supports.
     method: Option<&'static str>,
     revision: Option<&'b str>,
+    /// `params.name`, when it is a plain string.
+    name: Option<&'b [u8]>,
 }
 
 impl PlainEnvelope<'_> {
@@ -70,10 +74,15 @@ impl PlainEnvelope<'_> {
         if self.revision.and_then(served_stateless).is_some() && removed_method(method) {
             return None;
         }
+        let tool = match (method, self.name) {
+            ("tools/call", Some(name)) => Some(std::str::from_utf8(name).ok()?.to_string()),
+            _ => None,
+        };
         Some(QuickRequest {
             id,
             initialize: method == "initialize",
             names_revision: self.revision.is_some(),
+            tool,
         })
     }
 }
@@ -119,7 +128,7 @@ impl<'b> ByteCursor<'b> {
                         .find(|supported| supported.as_bytes() == method)
                         .copied();
                 }
-                _ => envelope.revision = scan.params()?,
+                _ => (envelope.revision, envelope.name) = scan.params()?,
             }
             Some(())
         })?;
@@ -127,10 +136,17 @@ impl<'b> ByteCursor<'b> {
     }
 
     /// `params`: an object whose `arguments`, if any, is an object too (rmcp types it so;
-    /// `classify` moves any other value aside), and the revision its `_meta` names.
-    fn params(&mut self) -> Option<Option<&'b str>> {
+    /// `classify` moves any other value aside), the revision its `_meta` names, and its
+    /// `name` (a `tools/call`'s tool) when that is a string without escapes.
+    #[allow(clippy::type_complexity)]
+    fn params(&mut self) -> Option<(Option<&'b str>, Option<&'b [u8]>)> {
         let mut revision = None;
+        let mut tool = None;
         self.members(|scan, name| match name {
+            b"name" if scan.peek() == Some(b'"') => {
+                tool = Some(scan.plain_string()?);
+                Some(())
+            }
             b"arguments" if scan.peek() == Some(b'{') => scan.skip_value(2),
             b"arguments" => None,
             b"_meta" if scan.peek() == Some(b'{') => {
@@ -145,7 +161,7 @@ impl<'b> ByteCursor<'b> {
             }
             _ => scan.skip_value(2),
         })?;
-        Some(revision)
+        Some((revision, tool))
     }
 
     /// Reads an object, calling `member` with each name, positioned at its value, which
@@ -413,7 +429,8 @@ mod tests {
             Some(QuickRequest {
                 id: NumberOrString::Number(7),
                 initialize: false,
-                names_revision: false
+                names_revision: false,
+                tool: Some("x".into())
             })
         );
         let init = r#"{"method":"initialize","params":{},"id":"a","jsonrpc":"2.0"}"#;
@@ -422,7 +439,8 @@ mod tests {
             Some(QuickRequest {
                 id: NumberOrString::String("a".into()),
                 initialize: true,
-                names_revision: false
+                names_revision: false,
+                tool: None
             })
         );
         let list = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"a":[1],"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
@@ -431,7 +449,8 @@ mod tests {
             Some(QuickRequest {
                 id: NumberOrString::Number(3),
                 initialize: false,
-                names_revision: true
+                names_revision: true,
+                tool: None
             })
         );
     }
