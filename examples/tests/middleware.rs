@@ -62,8 +62,8 @@ fn over_stdio_the_rate_limit_answers_inside_the_calls_trace_span() {
         "Too many calls to tool 'quote' from this caller: it allows 2 calls per 60 s per caller.\n\
          This is temporary: retry after 30 seconds."
     );
-    // The failure's log line is written inside the call's span, which names the tool and the
-    // client's trace.
+    // The failure's log line is written inside the call's span, which names the tool, the
+    // call as the OpenTelemetry conventions for MCP name it, and the client's trace.
     let id = envelope["correlationId"]
         .as_str()
         .expect("a correlation id");
@@ -74,8 +74,11 @@ fn over_stdio_the_rate_limit_answers_inside_the_calls_trace_span() {
         .unwrap_or_else(|| panic!("no log line names {id}: {stderr}"));
     assert!(
         line.contains(
-            "tool_call{tool=\"quote\" trace_id=0af7651916cd43dd8448eb211c80319c \
-             parent_span_id=b7ad6b7169203331}"
+            "tool_call{tool=\"quote\" otel.name=\"tools/call quote\" otel.kind=\"server\" \
+             mcp.method.name=\"tools/call\" gen_ai.operation.name=\"execute_tool\" \
+             gen_ai.tool.name=\"quote\" jsonrpc.request.id=\"5\" \
+             mcp.protocol.version=\"2025-11-25\" network.transport=\"pipe\" \
+             trace_id=0af7651916cd43dd8448eb211c80319c parent_span_id=b7ad6b7169203331}"
         ),
         "{line}"
     );

@@ -126,7 +126,7 @@
 //! | [`error`] | the error type, its codes, the violations and the envelope the model and clients read |
 //! | [`tool`] | a tool's definition, output, context, principal and the sets of tools of a state type |
 //! | [`registry`] | the tools a server serves, and the live set that changes while it serves |
-//! | [`middleware`] | code around every call, and the built-ins (tracing, rate and concurrency limits) |
+//! | [`middleware`] | code around every call, and the built-ins (tracing, rate and concurrency limits; OpenTelemetry metrics with the feature `otel`) |
 //! | [`schema`] | the schema profiles and the rules the published schemas follow |
 //! | [`stdio`] | serving over stdio, and logging to stderr without blocking |
 //! | `http` | Streamable HTTP: the service, its guard and token verification (feature `http`) |

@@ -213,9 +213,8 @@ async fn a_call_the_client_cancels_is_measured_as_cancelled() {
         .build()
         .expect("builds");
     let client = TestClient::connect(&server).await.expect("connects");
-    let call = ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new(
-        "stall",
-    )));
+    let call =
+        ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("stall")));
     let handle = client
         .peer()
         .send_cancellable_request(call, PeerRequestOptions::no_options())
