@@ -4,8 +4,10 @@
 //! Parsed JSON costs far more than its text: `0,` is two bytes on the wire and a 32-byte
 //! value once parsed, and rmcp's message types buffer a message again on their way in. A 4
 //! MiB line of a million small items took the server past 500 MB. The transports run this
-//! pass over the raw bytes before anything is parsed, and dispatch runs it again over the
-//! arguments of a call that did not come through them (in-process, or another transport).
+//! pass over the raw bytes before anything is parsed (the HTTP one only on a body that the
+//! tally of its quick read, `SizeBound`, does not clear), and dispatch runs it again over
+//! the arguments of a call that did not come through them (in-process, or another
+//! transport).
 
 mod scan;
 
