@@ -44,6 +44,8 @@ use fast::parse_with;
 use large::before_validator;
 pub(crate) use large::is_large;
 pub use limits::InputLimits;
+#[cfg(feature = "http")]
+pub(crate) use limits::SizeBound;
 pub(crate) use limits::{Measure, Oversized, Step};
 use reading::{Attempt, NothingParsed};
 pub use repair::InputMode;

@@ -1,7 +1,8 @@
 //! Messages with an array or object over the [`InputLimits`], answered before they are
 //! parsed (see `input::limits` for why).
 //!
-//! Both transports run [`screen`] on every raw message first. A `tools/call` whose arguments
+//! Both transports run [`screen`] on a raw message first (over HTTP, on a body the quick
+//! read's tally does not clear: `jsonrpc::quick_request`). A `tools/call` whose arguments
 //! hold the oversized value becomes a small `tools/call` of the same id and tool, with the
 //! refusal handed to the server beside it ([`Handoff`](crate::server::Handoff)): the server
 //! answers it with an `isError` result through the same path as any other call. Any other request is answered

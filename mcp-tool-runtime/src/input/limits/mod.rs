@@ -4,8 +4,10 @@
 //! Parsed JSON costs far more than its text: `0,` is two bytes on the wire and a 32-byte
 //! value once parsed, and rmcp's message types buffer a message again on their way in. A 4
 //! MiB line of a million small items took the server past 500 MB. The transports run this
-//! pass over the raw bytes before anything is parsed, and dispatch runs it again over the
-//! arguments of a call that did not come through them (in-process, or another transport).
+//! pass over the raw bytes before anything is parsed (the HTTP one only on a body that the
+//! tally of its quick read, `SizeBound`, does not clear), and dispatch runs it again over
+//! the arguments of a call that did not come through them (in-process, or another
+//! transport).
 
 mod scan;
 
@@ -87,13 +89,17 @@ impl InputLimits {
     /// The first array or object over the limits in the JSON `bytes`; `None` when there is
     /// none, or when the bytes are not JSON (the parser that comes next says so).
     pub(crate) fn check_bytes(&self, bytes: &[u8]) -> Option<Oversized> {
-        // Every item, key and value takes at least one byte of the message: one no longer
-        // than the smallest limit is within all of them, and most calls are far smaller.
-        let smallest = self.array_items.min(self.object_keys).min(self.values);
-        if bytes.len() <= smallest {
+        if self.within_by_length(bytes.len()) {
             return None;
         }
         scan::first_oversized(*self, bytes)
+    }
+
+    /// Whether a message of `length` bytes is within the limits whatever it holds: every
+    /// item, key and value takes at least one byte of it, so one no longer than the
+    /// smallest limit is within all of them, and most calls are far smaller.
+    pub(crate) fn within_by_length(&self, length: usize) -> bool {
+        length <= self.array_items.min(self.object_keys).min(self.values)
     }
 
     /// The first array or object over the limits in `value`, as a violation of the
@@ -112,6 +118,33 @@ impl InputLimits {
         let mut found = walked.err().flatten()?;
         found.path.reverse();
         Some(found)
+    }
+}
+
+/// Upper bounds on what the limit pass counts in a message, from a pass that only splits it
+/// into tokens (the HTTP transport's quick read of a body's envelope,
+/// `transport/jsonrpc/quick.rs`). A body within them needs no limit pass of its own, so
+/// that its bytes are read once before rmcp reads them; one past them gets the limit pass,
+/// which alone says what is over and where.
+#[cfg(feature = "http")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SizeBound {
+    /// At least the values of the message: every value but the root follows a colon, an
+    /// array's opening bracket or a comma between items, so one more than those.
+    pub(crate) values: usize,
+    /// At least the items of its largest array: one more than the commas between items.
+    pub(crate) items: usize,
+    /// At least the keys of its largest object: one more than the commas between members.
+    pub(crate) keys: usize,
+}
+
+#[cfg(feature = "http")]
+impl InputLimits {
+    /// Whether a message within `bound` is within these limits, whatever its shape.
+    pub(crate) fn admits(&self, bound: SizeBound) -> bool {
+        bound.values <= self.values
+            && bound.items <= self.array_items
+            && bound.keys <= self.object_keys
     }
 }
 

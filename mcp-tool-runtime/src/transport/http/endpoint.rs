@@ -557,13 +557,22 @@ fn screen(
     limits: &InputLimits,
     stateless_header: bool,
 ) -> Result<(Bytes, Screened), HttpResponse> {
-    let (bytes, inbound) = match oversized::screen(&bytes, limits) {
+    // A large body is read whole here, once, so that rmcp reads it without its arguments
+    // (`Screened::handoff`): rmcp would copy them three times over. A smaller one gets the
+    // quick read, which also bounds its sizes: within the limits by those, it is read once
+    // before rmcp reads it; past them, the limit pass says what is over.
+    let quick = if bytes.len() <= LARGE_BODY_BYTES {
+        jsonrpc::quick_request(&bytes, limits)
+    } else {
+        None
+    };
+    let screen = match &quick {
+        Some((_, true)) => Screen::Pass,
+        _ => oversized::screen(&bytes, limits),
+    };
+    let (bytes, inbound) = match screen {
         Screen::Pass => {
-            // A large body is read whole here, once, so that rmcp reads it without its
-            // arguments (`Screened::handoff`): rmcp would copy them three times over.
-            if bytes.len() <= LARGE_BODY_BYTES
-                && let Some(quick) = jsonrpc::quick_request(&bytes)
-            {
+            if let Some((quick, _)) = quick {
                 let screened = Screened {
                     id: Some(quick.id),
                     initialize: quick.initialize,
