@@ -299,7 +299,7 @@ impl Inventory {
     ///
     /// # Arguments
     /// * `query` - Text to look for in item names and SKUs (case-insensitive).
-    /// * `sort` - Order by price: "asc" for cheapest first, "desc" for most expensive first.
+    /// * `sort` - Order by price.
     /// * `limit` - At most this many results.
     /// * `tags` - Only items that have every one of these tags, such as "coffee".
     #[mcp_tool(read_only, open_world = false)]

@@ -33,16 +33,16 @@ use super::rounds::binding;
 use super::tasks::{self, Answered, TaskCall};
 use crate::dispatch::UnknownTool;
 use crate::render::{CANCELLED_BY_CLIENT, echoed_datum};
+use crate::tool::ui::strip_ui;
+use crate::tool::{
+    Arguments, CallScope, Connected, Principal, Rounds, TaskLink, TaskStart, TaskSupport, ToolInfo,
+    UiVisibility, principal_of,
+};
 use rmcp::model::{
     CancelTaskParams, ClientCapabilities, GetTaskParams, GetTaskResult, TASKS_EXTENSION_ID,
     UpdateTaskParams,
 };
 use tokio_util::sync::CancellationToken;
-use crate::tool::ui::strip_ui;
-use crate::tool::{
-    Arguments, CallScope, Connected, Principal, Rounds, TaskLink, TaskStart, TaskSupport,
-    ToolInfo, UiVisibility, principal_of,
-};
 
 impl From<UnknownTool> for ErrorData {
     fn from(unknown: UnknownTool) -> Self {
