@@ -217,7 +217,8 @@ impl ToolInfo {
         self.scopes.iter().map(|scope| &**scope)
     }
 
-    /// The tool's scopes that `granted` lacks.
+    /// The tool's scopes that `granted` lacks (checked where a request's token is: HTTP).
+    #[cfg(feature = "http")]
     pub(crate) fn missing_scopes<'s>(&'s self, granted: &[String]) -> Vec<&'s str> {
         self.scopes()
             .filter(|scope| !granted.iter().any(|own| own == scope))
