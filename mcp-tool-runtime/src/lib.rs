@@ -267,7 +267,7 @@ pub mod http {
     #[cfg(feature = "oauth")]
     #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
     pub use crate::transport::{
-        FetchError, Fetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier,
+        FetchError, Fetcher, HttpsFetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier,
     };
     pub use crate::transport::{
         HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, ProtectedResource,

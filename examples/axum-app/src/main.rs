@@ -3,7 +3,7 @@
 //! writes.
 //!
 //! `mcp-tool-example-axum --http 127.0.0.1:8080 [--api-key KEY=NAME[:SCOPE,...]]...
-//! [--oauth-issuer URL [--oauth-audience URL]]`.
+//! [--oauth-issuer URL [--oauth-audience URL] [--oauth-root-cert PEM-FILE]]`.
 //!
 //! - `--api-key`: a key must carry the `notes` scope, which grants `notes:read` and
 //!   `notes:write`.
@@ -12,7 +12,8 @@
 //!   `/.well-known/oauth-protected-resource/mcp` (and the root form), and accepts JWT access
 //!   tokens signed with the issuer's keys whose audience is `--oauth-audience` (default: the
 //!   endpoint's URL, `http://ADDR/mcp`). `list_notes` and `whoami` need `notes:read`,
-//!   `add_note` needs `notes:write`.
+//!   `add_note` needs `notes:write`. An `https://` issuer's certificate must chain to a root
+//!   of the system's trust store, or to one in `--oauth-root-cert` (a private CA).
 //!
 //! Without either, the endpoint takes no token.
 
@@ -25,7 +26,9 @@ use axum::Router;
 use axum::routing::get;
 use mcp_tool_runtime::{
     HttpOptions, McpServer, Principal, ToolContext, ToolError,
-    http::{BoxFuture, JwtVerifier, ProtectedResource, TokenRejection, TokenVerifier},
+    http::{
+        BoxFuture, HttpsFetcher, JwtVerifier, ProtectedResource, TokenRejection, TokenVerifier,
+    },
     mcp_tool, mcp_tools,
 };
 use rusqlite::Connection;
@@ -153,13 +156,14 @@ struct Args {
     keys: HashMap<String, (String, Vec<String>)>,
     issuer: Option<String>,
     audience: Option<String>,
+    root_cert: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let mut addr = "127.0.0.1:8080".to_string();
     let mut keys = HashMap::new();
-    let (mut issuer, mut audience) = (None, None);
+    let (mut issuer, mut audience, mut root_cert) = (None, None, None);
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
@@ -170,17 +174,19 @@ fn parse_args() -> Result<Args, String> {
             }
             "--oauth-issuer" => issuer = Some(value),
             "--oauth-audience" => audience = Some(value),
+            "--oauth-root-cert" => root_cert = Some(value),
             other => return Err(format!("unknown option '{other}'")),
         }
     }
-    if audience.is_some() && issuer.is_none() {
-        return Err("--oauth-audience needs --oauth-issuer".into());
+    if (audience.is_some() || root_cert.is_some()) && issuer.is_none() {
+        return Err("--oauth-audience and --oauth-root-cert need --oauth-issuer".into());
     }
     Ok(Args {
         addr,
         keys,
         issuer,
         audience,
+        root_cert,
     })
 }
 
@@ -202,7 +208,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             Some(audience) => audience.clone(),
             None => format!("http://{}/mcp", listener.local_addr()?),
         };
-        let verifier = JwtVerifier::new(issuer.as_str(), audience.as_str());
+        let mut verifier = JwtVerifier::new(issuer.as_str(), audience.as_str());
+        if let Some(path) = &args.root_cert {
+            let pem = std::fs::read(path).map_err(|error| format!("{path}: {error}"))?;
+            verifier = verifier.fetcher(HttpsFetcher::with_root_certificates(&pem)?);
+        }
         // The keys now, so that the first call does not wait for them; an issuer not up
         // yet is asked again when a token comes.
         if let Err(error) = verifier.refresh().await {

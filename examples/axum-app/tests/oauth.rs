@@ -1,6 +1,7 @@
 //! The axum app as an OAuth 2.1 resource server, over real sockets: an authorization
 //! server's metadata and keys served by the test (a small axum app on its own port), tokens
 //! signed here with fixture keys, and every refusal the MCP authorization spec asks for.
+//! The issuer also speaks `https://`, with a certificate made by the test.
 
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -16,6 +17,10 @@ use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
 use mcp_tool_test_support::http::{HttpServer, Reply, call_body, initialize_body, request};
 use serde_json::{Value, json};
+use tokio_rustls::TlsAcceptor;
+use tokio_rustls::rustls::ServerConfig;
+use tokio_rustls::rustls::crypto::ring;
+use tokio_rustls::rustls::pki_types::PrivateKeyDer;
 
 const APP: &str = env!("CARGO_BIN_EXE_mcp-tool-example-axum");
 
@@ -86,9 +91,30 @@ struct Issuer {
 
 impl Issuer {
     fn start(keys: &[&SigningKey]) -> Self {
+        Self::serve(keys, None)
+    }
+
+    /// The issuer at an `https://` URL, with a certificate for 127.0.0.1 made now; and that
+    /// certificate (PEM), which no system's trust store holds.
+    fn start_https(keys: &[&SigningKey]) -> (Self, String) {
+        let made = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()])
+            .expect("a self-signed certificate");
+        let key = PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into());
+        let config = ServerConfig::builder_with_provider(Arc::new(ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .expect("TLS versions")
+            .with_no_client_auth()
+            .with_single_cert(vec![made.cert.der().clone()], key)
+            .expect("the certificate and its key");
+        let issuer = Self::serve(keys, Some(TlsAcceptor::from(Arc::new(config))));
+        (issuer, made.cert.pem())
+    }
+
+    fn serve(keys: &[&SigningKey], tls: Option<TlsAcceptor>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the issuer");
         listener.set_nonblocking(true).expect("nonblocking");
-        let url = format!("http://{}", listener.local_addr().expect("its address"));
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let url = format!("{scheme}://{}", listener.local_addr().expect("its address"));
         let state = Arc::new(IssuerState {
             url,
             keys: Mutex::new(keys.iter().map(|key| key.public.clone()).collect()),
@@ -105,8 +131,11 @@ impl Issuer {
                 .build()
                 .expect("a runtime");
             runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("tokio");
-                let _ = axum::serve(listener, app).await;
+                let tcp = tokio::net::TcpListener::from_std(listener).expect("tokio");
+                let _ = match tls {
+                    None => axum::serve(tcp, app).await,
+                    Some(acceptor) => axum::serve(TlsListener { tcp, acceptor }, app).await,
+                };
             });
         });
         Self { state }
@@ -127,6 +156,32 @@ impl Issuer {
 
     fn set_down(&self, down: bool) {
         self.state.down.store(down, Ordering::SeqCst);
+    }
+}
+
+/// The issuer's socket with TLS in front: connections whose handshake succeeds.
+struct TlsListener {
+    tcp: tokio::net::TcpListener,
+    acceptor: TlsAcceptor,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = std::net::SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            let (stream, addr) = axum::serve::Listener::accept(&mut self.tcp).await;
+            // A client that does not trust the certificate ends its handshake; the next
+            // connection is served.
+            if let Ok(tls) = self.acceptor.accept(stream).await {
+                return (tls, addr);
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.tcp.local_addr()
     }
 }
 
@@ -170,16 +225,19 @@ fn now() -> u64 {
 
 /// The app as a resource server of `issuer`, with one API key beside it.
 fn resource_server(issuer: &Issuer) -> HttpServer {
-    HttpServer::start(
-        APP,
-        &[
-            "--oauth-issuer",
-            issuer.url(),
-            "--api-key",
-            "k-carol=carol:notes",
-        ],
-        &[],
-    )
+    resource_server_with(issuer, &[])
+}
+
+/// [`resource_server`] with the options `more`.
+fn resource_server_with(issuer: &Issuer, more: &[&str]) -> HttpServer {
+    let mut args = vec![
+        "--oauth-issuer",
+        issuer.url(),
+        "--api-key",
+        "k-carol=carol:notes",
+    ];
+    args.extend_from_slice(more);
+    HttpServer::start(APP, &args, &[])
 }
 
 /// The claims of a good token for `app` from `issuer`: alice, both scopes, five minutes.
@@ -538,4 +596,35 @@ fn a_session_is_refused_to_another_callers_token() {
     // An API key's holder is another caller too.
     let carol = in_session("Bearer k-carol", 4);
     assert_eq!(carol.status, 403, "{carol:?}");
+}
+
+#[test]
+fn an_https_issuer_trusted_through_an_extra_root_certificate_checks_tokens() {
+    let key = SigningKey::rsa_a();
+    let (issuer, certificate) = Issuer::start_https(&[&key]);
+    assert!(
+        issuer.url().starts_with("https://127.0.0.1:"),
+        "{}",
+        issuer.url()
+    );
+    let root = std::env::temp_dir().join(format!("mcp-tool-oauth-root-{}.pem", uuid()));
+    std::fs::write(&root, &certificate).expect("write the root certificate");
+    let root_arg = root.to_str().expect("a UTF-8 temporary path");
+    let app = resource_server_with(&issuer, &["--oauth-root-cert", root_arg]);
+    assert_accepted(&ping(&app, &key.sign(&claims(&issuer, &app))));
+    let unknown = SigningKey::rsa_b().sign(&claims(&issuer, &app));
+    assert_invalid_token(&ping(&app, &unknown), &app, "unknown key, https issuer");
+    // The keys came over TLS: at start, and once more for the unknown key id.
+    assert_eq!(issuer.key_fetches(), 2);
+    let _ = std::fs::remove_file(&root);
+}
+
+#[test]
+fn an_https_issuer_whose_certificate_no_root_vouches_for_is_refused_as_unreachable() {
+    let key = SigningKey::rsa_a();
+    let (issuer, _certificate) = Issuer::start_https(&[&key]);
+    let app = resource_server(&issuer);
+    let good = key.sign(&claims(&issuer, &app));
+    assert_invalid_token(&ping(&app, &good), &app, "issuer's certificate not trusted");
+    assert_eq!(issuer.key_fetches(), 0);
 }

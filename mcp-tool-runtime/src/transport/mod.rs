@@ -11,7 +11,9 @@ mod shutdown;
 mod stdio;
 
 #[cfg(feature = "oauth")]
-pub use http::{FetchError, Fetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier};
+pub use http::{
+    FetchError, Fetcher, HttpsFetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier,
+};
 #[cfg(feature = "http")]
 pub use http::{
     HttpGuard, HttpGuardLayer, HttpOptions, HttpResponse, HttpService, ProtectedResource,

@@ -35,7 +35,9 @@ pub use auth::{StaticToken, TokenRejection, TokenVerifier};
 pub use endpoint::HttpService;
 pub use guard::{HttpGuard, HttpGuardLayer};
 #[cfg(feature = "oauth")]
-pub use oauth::{FetchError, Fetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier};
+pub use oauth::{
+    FetchError, Fetcher, HttpsFetcher, IntrospectionVerifier, JwsAlgorithm, JwtVerifier,
+};
 pub use options::HttpOptions;
 pub use reply::HttpResponse;
 pub use resource::{ProtectedResource, ResourceMetadata};

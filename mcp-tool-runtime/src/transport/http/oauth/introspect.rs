@@ -9,7 +9,7 @@ use base64::Engine;
 use serde_json::{Map, Value};
 
 use super::cache::{TokenCache, now};
-use super::fetch::{Fetcher, PlainHttp, form_encode};
+use super::fetch::{Fetcher, HttpsFetcher, form_encode};
 use super::principal_from_claims;
 use crate::http::{TokenRejection, TokenVerifier};
 use crate::tool::{BoxFuture, Principal};
@@ -70,7 +70,7 @@ impl IntrospectionVerifier {
             authorization: None,
             audience_required: true,
             ttl: DEFAULT_TTL,
-            fetcher: PlainHttp::shared(),
+            fetcher: HttpsFetcher::shared(),
             cache: TokenCache::new(10_000),
         }
     }
@@ -104,7 +104,8 @@ impl IntrospectionVerifier {
         self
     }
 
-    /// Makes the requests with `fetcher`, for an `https://` endpoint.
+    /// Makes the requests with `fetcher`: an [`HttpsFetcher`](crate::http::HttpsFetcher)
+    /// trusting a private CA, or a proxy.
     pub fn fetcher(mut self, fetcher: impl super::Fetcher) -> Self {
         self.fetcher = Arc::new(fetcher);
         self

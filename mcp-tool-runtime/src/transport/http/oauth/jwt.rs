@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::cache::TokenCache;
 use super::discovery::IssuerMetadata;
-use super::fetch::{FetchError, Fetcher, PlainHttp};
+use super::fetch::{FetchError, Fetcher, HttpsFetcher};
 use super::keys::{KeyPolicy, KeyStore};
 use super::principal_from_claims;
 use crate::http::{TokenRejection, TokenVerifier};
@@ -103,8 +103,8 @@ impl JwsAlgorithm {
 /// # }
 /// ```
 ///
-/// The built-in fetcher speaks plain HTTP only: for an `https://` issuer, give it a
-/// [`Fetcher`] over your HTTPS client ([`JwtVerifier::fetcher`]).
+/// The built-in fetcher is [`HttpsFetcher`](crate::http::HttpsFetcher): the system's roots,
+/// and a private CA's given to it; [`JwtVerifier::fetcher`] replaces it.
 ///
 #[doc = include_str!("../../../../docs/oauth.md")]
 pub struct JwtVerifier {
@@ -140,7 +140,7 @@ impl JwtVerifier {
     /// Accepts tokens whose `iss` is exactly `issuer` (as its metadata spells it) and whose
     /// `aud` names `audience`, this server's canonical URI (`https://host/mcp`).
     pub fn new(issuer: impl Into<String>, audience: impl Into<String>) -> Self {
-        Self::build(issuer.into(), audience.into(), PlainHttp::shared())
+        Self::build(issuer.into(), audience.into(), HttpsFetcher::shared())
     }
 
     fn build(issuer: String, audience: String, fetcher: Arc<dyn Fetcher>) -> Self {
@@ -176,8 +176,8 @@ impl JwtVerifier {
         self
     }
 
-    /// Makes the verifier's requests (metadata, keys) with `fetcher`, for an `https://`
-    /// issuer or a proxy.
+    /// Makes the verifier's requests (metadata, keys) with `fetcher`: an
+    /// [`HttpsFetcher`](crate::http::HttpsFetcher) trusting a private CA, or a proxy.
     pub fn fetcher(self, fetcher: impl Fetcher) -> Self {
         let fetcher: Arc<dyn Fetcher> = Arc::new(fetcher);
         let (issuer, _, policy) = self.keys.parts();

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::auth::TokenRejection;
 use crate::tool::Principal;
 
-pub use fetch::{FetchError, Fetcher};
+pub use fetch::{FetchError, Fetcher, HttpsFetcher};
 pub use introspect::IntrospectionVerifier;
 pub use jwt::{JwsAlgorithm, JwtVerifier};
 
