@@ -42,6 +42,7 @@ async fn initialize_merges_the_handler_capabilities_with_the_tools_and_logging()
     assert_eq!(
         json_of(&info.capabilities),
         json!({
+            "extensions": {"io.modelcontextprotocol/tasks": {}},
             "logging": {},
             "completions": {},
             "prompts": {},
