@@ -259,6 +259,55 @@ fn allowlists_come_from_the_environment() {
     );
 }
 
+/// A refusal answered before the body was read closes the connection, and says so: hyper
+/// drops a connection whose body has not all arrived, and a client that reuses it (the MCP
+/// Python SDK follows a 401 with a request for the resource metadata) would otherwise send its
+/// next request into the closing socket.
+#[test]
+fn a_refusal_before_the_body_is_read_says_the_connection_closes() {
+    let server = inventory(&[], &[("MCP_AUTH_TOKEN", "s3cret-token")]);
+    let without_token = keep_alive_head(&server.addr, "");
+    assert!(without_token.starts_with("HTTP/1.1 401"), "{without_token}");
+    assert!(
+        without_token
+            .to_ascii_lowercase()
+            .contains("\r\nconnection: close\r\n"),
+        "{without_token}"
+    );
+    // An admitted request keeps its connection open.
+    let admitted = keep_alive_head(&server.addr, "Authorization: Bearer s3cret-token\r\n");
+    assert!(admitted.starts_with("HTTP/1.1 200"), "{admitted}");
+    assert!(
+        !admitted.to_ascii_lowercase().contains("connection: close"),
+        "{admitted}"
+    );
+}
+
+/// The head of the answer to an `initialize` sent on a connection the client keeps open.
+fn keep_alive_head(addr: &str, extra_headers: &str) -> String {
+    use std::io::{Read, Write};
+    let body = initialize_body();
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .expect("read timeout");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{extra_headers}\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("send");
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while !answer.windows(4).any(|window| window == b"\r\n\r\n") {
+        let read = stream.read(&mut chunk).expect("read the answer");
+        assert!(read > 0, "closed before the head: {answer:?}");
+        answer.extend_from_slice(&chunk[..read]);
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
 #[test]
 fn a_configured_token_is_required_with_a_bearer_challenge() {
     let server = inventory(&[], &[("MCP_AUTH_TOKEN", "s3cret-token")]);

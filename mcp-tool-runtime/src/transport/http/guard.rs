@@ -158,14 +158,14 @@ where
     let (mut parts, body) = request.into_parts();
     check_host(options, &parts)
         .and_then(|()| check_origin(options, &parts))
-        .map_err(|rejection| logged(rejection, &parts))?;
+        .map_err(|rejection| unread_body(logged(rejection, &parts)))?;
     if let Some(verifier) = &options.verifier {
         let principal = authenticate(verifier.as_ref(), &parts, &options.challenge)
             .await
-            .map_err(|rejection| logged(rejection, &parts))?;
+            .map_err(|rejection| unread_body(logged(rejection, &parts)))?;
         parts.extensions.insert(principal);
     }
-    check_method(options, &parts).map_err(|rejection| logged(rejection, &parts))?;
+    check_method(options, &parts).map_err(|rejection| unread_body(logged(rejection, &parts)))?;
     // The version is checked before the body, but answered after it is read: a request that
     // names its revision in `_meta` gets the answer of that revision, with its id.
     let unsupported = unsupported_version(&parts);
@@ -175,6 +175,22 @@ where
         return Err(logged(rejection, &parts));
     }
     Ok((parts, bytes?))
+}
+
+/// A refusal answered before the request's body was read ends its connection, and says so.
+/// hyper closes a connection whose body is left unread unless all of it had already arrived;
+/// without the header, a client that reuses the connection (the MCP Python SDK does, to
+/// follow a 401 with the protected-resource metadata) sends its next request into the
+/// closing socket, which under load fails with "Server disconnected without sending a
+/// response". Reading the body first would let a caller without a token make us take up to
+/// `max_body_bytes`.
+#[cold]
+fn unread_body(mut rejection: HttpResponse) -> HttpResponse {
+    rejection.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    rejection
 }
 
 #[cold]
