@@ -434,17 +434,14 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
             return Box::pin(self.call_in_task(&request, context, arguments, start, round)).await;
         }
         let scope = self.call_scope(context, tool.info().name_cow(), round.as_ref(), None);
-        // Boxed: rmcp moves the future of each request several times (into its task, then
-        // its stage), and the call's own (middleware, time limit, panic catching) is the
-        // largest part of it; one allocation costs less than copying it each time.
-        let call = Box::pin(self.run_call(
+        let call = self.run_call(
             &registry,
             tool,
             sent,
             arguments.refused,
             &scope,
             self.inner.default_timeout,
-        ));
+        );
         let outcome = tokio::select! {
             // rmcp cancels the request's token on `notifications/cancelled` and drops
             // whatever is answered after; dropping the call here is what stops the tool's
