@@ -88,30 +88,42 @@ impl Server {
             .find(|server| server.name() == name)
     }
 
-    /// The command that starts this server on `addr` in `mode`.
+    /// The command that starts this server on `addr` in `mode`; under `taskset -c LIST`
+    /// when `MCP_BENCH_SERVER_CPUS=LIST` is set, so that the server gets those cores and the
+    /// load generator (pinned by its own `taskset`) the others.
     pub fn command(self, addr: SocketAddr, mode: Mode) -> Command {
-        let mut command = match self {
-            Server::Ours => Command::new(release_dir().join("inventory")),
-            Server::Rmcp => Command::new(release_dir().join("bench-rmcp-http")),
-            Server::Python | Server::FastMcp => {
-                let root = workspace_root();
-                let mut command = Command::new(root.join(".ci/.deps/venv/bin/python"));
-                command
-                    .arg(root.join("bench/python/http_get_user_server.py"))
-                    .arg("--sdk")
-                    .arg(if self == Server::Python {
-                        "official"
-                    } else {
-                        "fastmcp"
-                    });
-                command
+        let mut command = match std::env::var("MCP_BENCH_SERVER_CPUS") {
+            Ok(cpus) => {
+                let mut taskset = Command::new("taskset");
+                taskset.arg("-c").arg(cpus).arg(self.program());
+                taskset
             }
+            Err(_) => Command::new(self.program()),
         };
+        if let Server::Python | Server::FastMcp = self {
+            command
+                .arg(workspace_root().join("bench/python/http_get_user_server.py"))
+                .arg("--sdk")
+                .arg(if self == Server::Python {
+                    "official"
+                } else {
+                    "fastmcp"
+                });
+        }
         command.arg("--http").arg(addr.to_string());
         if mode == Mode::Stateless {
             command.arg("--stateless");
         }
         command
+    }
+
+    /// The executable that runs this server.
+    fn program(self) -> std::path::PathBuf {
+        match self {
+            Server::Ours => release_dir().join("inventory"),
+            Server::Rmcp => release_dir().join("bench-rmcp-http"),
+            Server::Python | Server::FastMcp => workspace_root().join(".ci/.deps/venv/bin/python"),
+        }
     }
 }
 

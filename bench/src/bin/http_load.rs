@@ -12,6 +12,9 @@
 //! give it one mode, the one it was started in). Python servers need `bash .ci/setup-clients` first. One markdown row per
 //! server, mode and connection count: the median over the rounds of each figure, and the
 //! range of the throughput.
+//!
+//! Cores: `MCP_BENCH_SERVER_CPUS=0 taskset -c 1 http_load ...` gives each server core 0 and
+//! the load generator core 1 (BENCHMARKS.md, "P8 by cores").
 
 use mcp_tool_bench::http_load::{self, Load, Mode, Server};
 use mcp_tool_bench::process;
