@@ -36,10 +36,10 @@ static WORK_QUEUED: Condvar = Condvar::new();
 
 /// A job's result, boxed so that the code that moves it between threads is compiled once, not
 /// once per tool (issue 12's compile-time guard, P6).
-type Erased = Box<dyn Any + Send>;
+pub(crate) type Erased = Box<dyn Any + Send>;
 
 /// Work whose result is boxed.
-type ErasedWork = Box<dyn FnOnce() -> Erased + Send>;
+pub(crate) type ErasedWork = Box<dyn FnOnce() -> Erased + Send>;
 
 /// Runs a sync tool's `work` on a thread of the sync tools' pool, so that a tool that blocks
 /// stalls no other call, even on a current-thread runtime. At the call's time limit the caller
@@ -67,7 +67,8 @@ pub(crate) async fn run_heavy<R: Send + 'static>(
     unbox(run_heavy_erased(Box::new(move || Box::new(work()) as Erased)).await)
 }
 
-async fn run_heavy_erased(work: ErasedWork) -> Result<Erased, ToolError> {
+/// [`run_heavy`] of work whose result is boxed.
+pub(crate) async fn run_heavy_erased(work: ErasedWork) -> Result<Erased, ToolError> {
     // The semaphore is never closed; without a permit the work would merely run at once.
     let _turn = HEAVY_JOBS.acquire().await;
     run_erased(work).await
@@ -89,7 +90,7 @@ async fn run_erased(work: ErasedWork) -> Result<Erased, ToolError> {
 }
 
 /// The typed result of a job that returned an `R`.
-fn unbox<R: 'static>(outcome: Result<Erased, ToolError>) -> Result<R, ToolError> {
+pub(crate) fn unbox<R: 'static>(outcome: Result<Erased, ToolError>) -> Result<R, ToolError> {
     outcome?
         .downcast::<R>()
         .map(|output| *output)

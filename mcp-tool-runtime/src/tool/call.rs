@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::blocking::run_heavy;
+use super::blocking::{Erased, run_heavy_erased, unbox};
 use super::context::{CallScope, ToolContext};
 use super::info::{InfoRef, ToolInfo};
 use crate::error::ToolError;
@@ -19,6 +19,9 @@ pub struct ToolCall<'a> {
     input_mode: InputMode,
     input_limits: InputLimits,
 }
+
+/// A tool's parse whose result is boxed (see [`ToolCall::parse_off_executor`]).
+type ErasedParse = Box<dyn FnOnce(&ToolCall<'_>) -> Result<Erased, ToolError> + Send>;
 
 impl<'a> ToolCall<'a> {
     /// A call of the tool `info` with `arguments` as the client sent them, with a detached
@@ -97,18 +100,28 @@ impl<'a> ToolCall<'a> {
     ) -> Result<A, ToolError> {
         match &self.arguments {
             Some(sent) if sent.is_large() => {
-                let arguments = sent.shared();
-                let (info, mode, limits) = (self.info.clone(), self.input_mode, self.input_limits);
-                run_heavy(move || {
-                    let call = ToolCall::with(info, Some(Sent::Shared(&arguments)))
-                        .with_input_mode(mode)
-                        .with_input_limits(limits);
-                    parse(&call)
-                })
-                .await?
+                // Erased: each tool then compiles this small closure, not the hand-off's
+                // own future and its drop (about 500 lines of LLVM IR a tool, P6).
+                let erased =
+                    move |call: &ToolCall<'_>| parse(call).map(|parsed| Box::new(parsed) as Erased);
+                unbox(self.parse_large(sent, Box::new(erased)).await)
             }
             _ => parse(self),
         }
+    }
+
+    /// Runs `parse` on a large input on the sync tools' threads.
+    async fn parse_large(&self, sent: &Sent<'_>, parse: ErasedParse) -> Result<Erased, ToolError> {
+        let arguments = sent.shared();
+        let (info, mode, limits) = (self.info.clone(), self.input_mode, self.input_limits);
+        let parsed = run_heavy_erased(Box::new(move || {
+            let call = ToolCall::with(info, Some(Sent::Shared(&arguments)))
+                .with_input_mode(mode)
+                .with_input_limits(limits);
+            Box::new(parse(&call)) as Erased
+        }))
+        .await;
+        unbox::<Result<Erased, ToolError>>(parsed)?
     }
 
     /// The arguments of a tool built at run time, checked against its input schema, as
