@@ -22,6 +22,16 @@ pub fn tool_def<S: 'static>(
     crate::ToolDef::from_static(info, handler)
 }
 
+/// A tool's definition, built on its first use and kept in `cell`. Here rather than in the
+/// generated code, so that the cell's code is compiled once, not once per tool (about 330
+/// lines of LLVM IR a tool, P6).
+pub fn cached_info(
+    cell: &'static std::sync::OnceLock<crate::ToolInfo>,
+    build: fn() -> crate::ToolInfo,
+) -> &'static crate::ToolInfo {
+    cell.get_or_init(build)
+}
+
 /// Masks the error of an `anyhow::Result` or a `Result<T, Box<dyn Error + Send + Sync>>`,
 /// which are not `std::error::Error` and so have no `From` into `ToolError`.
 pub fn mask_error<T, E>(result: Result<T, E>) -> Result<T, crate::ToolError>

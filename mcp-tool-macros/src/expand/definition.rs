@@ -196,7 +196,7 @@ fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
         .map(|_| quote!(let __mcp_context = __mcp_call.context();));
     quote! {
         static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
-        let info = INFO.get_or_init(|| __mcp_info::<#output, #(#user_types),*>());
+        let info = #rt::__private::cached_info(&INFO, __mcp_info::<#output, #(#user_types),*>);
         #rt::__private::tool_def::<#state>(info, |#state_param, __mcp_call| {
             #rt::__private::boxed(async move {
                 let #bindings = match __mcp_call.parse_off_executor(__mcp_parse::<#(#user_types),*>).await {
