@@ -22,6 +22,18 @@ pub fn tool_def<S: 'static>(
     crate::ToolDef::from_static(info, handler)
 }
 
+/// The handler of a free `#[mcp_tool]` function, which takes no state.
+pub type FreeHandler =
+    for<'a> fn(ToolCall<'a>) -> BoxFuture<'a, Result<crate::tool::ToolOutput, crate::ToolError>>;
+
+/// Pairs a free `#[mcp_tool]` function's definition with its handler, for any state.
+pub fn free_tool_def<S: 'static>(
+    info: &'static crate::ToolInfo,
+    handler: FreeHandler,
+) -> crate::ToolDef<S> {
+    crate::ToolDef::from_static_free(info, handler)
+}
+
 /// A tool's definition, built on its first use and kept in `cell`. Here rather than in the
 /// generated code, so that the cell's code is compiled once, not once per tool (about 330
 /// lines of LLVM IR a tool, P6).

@@ -19,7 +19,10 @@ use crate::icon_attr::IconSpec;
 /// the runtime's traits. A type that does not qualify then fails once, with our
 /// `#[diagnostic::on_unimplemented]` message at its token, instead of once per use inside
 /// the derives (rustc drops a repeated unsatisfied bound at the same span in one body).
-pub(super) fn definition_body(tool: &Tool, state: TokenStream) -> TokenStream {
+///
+/// `state` is the state type of a tool set's tool, whose body returns its `ToolDef`; a free
+/// tool's body (`None`) returns its definition and a handler that takes no state.
+pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenStream {
     let rt = runtime();
     let input = arguments::input(tool);
     let info = info_function(tool, &input);
@@ -176,7 +179,7 @@ fn parse_function(input: &Input) -> TokenStream {
 }
 
 /// The cached `ToolInfo` and the `ToolDef` whose handler parses the call and calls the tool.
-fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
+fn handler(tool: &Tool, input: &Input, state: Option<TokenStream>) -> TokenStream {
     let rt = runtime();
     let output = &tool.output;
     let user_types = input.user_types();
@@ -194,21 +197,31 @@ fn handler(tool: &Tool, input: &Input, state: TokenStream) -> TokenStream {
     let context = tool
         .context()
         .map(|_| quote!(let __mcp_context = __mcp_call.context();));
-    quote! {
+    let run = quote! {
+        #rt::__private::boxed(async move {
+            let #bindings = match __mcp_call.parse_off_executor(__mcp_parse::<#(#user_types),*>).await {
+                ::core::result::Result::Ok(arguments) => arguments,
+                ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+            };
+            #context
+            let output = #call;
+            #mask
+            <#output as #rt::tool::IntoToolOutput>::into_tool_output(output)
+        })
+    };
+    let definition = quote! {
         static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
         let info = #rt::__private::cached_info(&INFO, __mcp_info::<#output, #(#user_types),*>);
-        #rt::__private::tool_def::<#state>(info, |#state_param, __mcp_call| {
-            #rt::__private::boxed(async move {
-                let #bindings = match __mcp_call.parse_off_executor(__mcp_parse::<#(#user_types),*>).await {
-                    ::core::result::Result::Ok(arguments) => arguments,
-                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
-                };
-                #context
-                let output = #call;
-                #mask
-                <#output as #rt::tool::IntoToolOutput>::into_tool_output(output)
-            })
-        })
+    };
+    match state {
+        Some(state) => quote! {
+            #definition
+            #rt::__private::tool_def::<#state>(info, |#state_param, __mcp_call| #run)
+        },
+        None => quote! {
+            #definition
+            (info, |__mcp_call| #run)
+        },
     }
 }
 

@@ -5,6 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::definition::definition_body;
+use super::runtime;
 use crate::ast::FreeTool;
 
 /// The function as written, then its definition function.
@@ -20,15 +21,23 @@ pub(super) fn expand(free: &FreeTool) -> TokenStream {
         "The MCP tool definition of [`{}`], for `McpServer::builder(..).tool(..)`.",
         function.sig.ident
     );
-    let body = definition_body(tool, quote!(__S));
+    let body = definition_body(tool, None);
+    let rt = runtime();
+    // The definition and the handler do not depend on the state: built in a function of
+    // their own, they are compiled once in this crate, rather than encoded for every crate
+    // that names the state type and compiled once per state type (P6).
     quote! {
         #function
         #[doc = #doc]
-        #vis fn #definition<__S>() -> ::mcp_tool_runtime::ToolDef<__S>
+        #vis fn #definition<__S>() -> #rt::ToolDef<__S>
         where
             __S: ::core::marker::Send + ::core::marker::Sync + 'static,
         {
-            #body
+            fn __mcp_definition() -> (&'static #rt::ToolInfo, #rt::__private::FreeHandler) {
+                #body
+            }
+            let (info, handler) = __mcp_definition();
+            #rt::__private::free_tool_def(info, handler)
         }
     }
 }

@@ -24,7 +24,7 @@ pub(super) fn expand(set: &ToolSet) -> TokenStream {
     let allow = attr.name.as_ref().map(|_| quote!(#[allow(dead_code)]));
     let definitions = tools.iter().map(|tool| {
         let ident = definition_ident(tool);
-        let body = definition_body(tool, quote!(Self));
+        let body = definition_body(tool, Some(quote!(Self)));
         quote! {
             #[doc(hidden)]
             #allow

@@ -14,7 +14,12 @@ fn generator() -> SchemaGenerator {
 /// The canonical input schema of an arguments type. The root `title` (the name of a
 /// generated struct) is dropped: it says nothing to a model.
 pub(crate) fn input_schema<T: JsonSchema>() -> Value {
-    let mut schema = generator().into_root_schema_for::<T>().to_value();
+    without_title(generator().into_root_schema_for::<T>())
+}
+
+/// Apart from [`input_schema`] so that its code is compiled once, not once per tool (P6).
+fn without_title(schema: schemars::Schema) -> Value {
+    let mut schema = schema.to_value();
     if let Some(root) = schema.as_object_mut() {
         root.remove("title");
     }

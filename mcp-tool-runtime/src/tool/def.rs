@@ -43,6 +43,18 @@ impl<S: 'static> ToolDef<S> {
         }
     }
 
+    /// Pairs a definition kept in a static with the handler of a free `#[mcp_tool]`
+    /// function, which takes no state (and so no clone of it per call).
+    pub(crate) fn from_static_free(
+        info: &'static ToolInfo,
+        handler: crate::__private::FreeHandler,
+    ) -> Self {
+        Self {
+            info: InfoRef::Static(info),
+            handler: Arc::new(move |_: &Shared<S>, call| handler(call)),
+        }
+    }
+
     /// A tool built at run time: its input is described by a JSON Schema, and `handler`
     /// receives the arguments, checked against it, as a JSON value. Calls get the same
     /// validation messages, error envelope, masking of errors and panics, and time limits

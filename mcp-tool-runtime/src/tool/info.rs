@@ -89,11 +89,23 @@ impl ToolInfo {
         name: &'static str,
         description: &'static str,
     ) -> ToolInfoBuilder {
-        let (output_schema, output_wrapped) = match R::output_schema() {
+        let input = schema::input_schema::<A>();
+        Self::builder_of(name, description, input, R::output_schema())
+    }
+
+    /// [`ToolInfo::builder`]'s work past the two generic schemas, compiled once rather than
+    /// once per tool (P6).
+    fn builder_of(
+        name: &'static str,
+        description: &'static str,
+        input_schema: Value,
+        output: Option<(Value, bool)>,
+    ) -> ToolInfoBuilder {
+        let (output_schema, output_wrapped) = match output {
             Some((schema, wrapped)) => (Some(schema), wrapped),
             None => (None, false),
         };
-        let input = InputSpec::new(Cow::Borrowed(name), schema::input_schema::<A>());
+        let input = InputSpec::new(Cow::Borrowed(name), input_schema);
         ToolInfoBuilder {
             info: ToolInfo::with_input(Cow::Borrowed(name), Cow::Borrowed(description), input)
                 .with_output(output_schema, output_wrapped),
