@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use super::call::ToolCall;
 use super::context::ToolContext;
-use super::info::{InfoRef, SchemaError, ToolInfo};
+use super::info::{InfoRef, ToolInfo};
+use super::info_builder::SchemaError;
 use super::output::IntoToolOutput;
 use super::state::Shared;
 use crate::error::ToolError;
