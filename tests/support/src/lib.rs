@@ -4,12 +4,15 @@
 //! - [`results`]: reading tool results and checking schemas in the in-process tests.
 //! - [`stdio`]: a JSON-RPC client that speaks to a server process over real pipes.
 //! - [`http`]: a server process on 127.0.0.1 and a plain HTTP/1.1 client.
+//! - `in_process` (feature `serve`): a server of the test's own process over real HTTP.
 //! - [`clients`]: the official MCP clients and schema validators, installed on first use.
 //! - [`frameworks`]: agent frameworks as MCP clients, judged on what they hand the model.
 
 pub mod clients;
 pub mod frameworks;
 pub mod http;
+#[cfg(feature = "serve")]
+pub mod in_process;
 pub mod results;
 pub mod stdio;
 
