@@ -20,7 +20,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use super::McpServer;
-use super::apps::{self, Apps, for_views_only, published_for, without_apps};
+use super::apps::{self, Apps, for_views_only, published_for};
 use super::call::cancelled;
 use super::extra::{ExtraHandler, merge_info};
 use super::handoff::take_arguments;
@@ -110,7 +110,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let registry = self.inner.live.load();
-        let without_apps = without_apps(self.inner.apps.as_ref(), &context);
+        let without_apps = apps::without_apps(self.inner.apps.as_ref(), &context);
         let tools = match (&self.inner.visibility, without_apps) {
             (None, false) => registry.list().to_vec(),
             _ => {
@@ -393,7 +393,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
         let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
-        if for_views_only(tool.info()) && without_apps(self.inner.apps.as_ref(), &context) {
+        if for_views_only(tool.info()) && apps::without_apps(self.inner.apps.as_ref(), &context) {
             let shown = |info: &ToolInfo| {
                 !for_views_only(info) && self.visible(self.caller(&context.extensions), info)
             };
