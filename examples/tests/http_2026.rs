@@ -6,6 +6,7 @@
 
 use mcp_tool_runtime::{HttpOptions, McpServer, mcp_tool};
 use mcp_tool_test_support::http::{HttpServer, POST_HEADERS, Reply, initialize_body, request};
+use mcp_tool_test_support::in_process::serve_http;
 use rmcp::model::{
     ClientCapabilities, CompleteRequestParams, CompleteResult, ErrorData, ServerCapabilities,
     ServerConfig,
@@ -285,31 +286,13 @@ fn echo(text: String) -> String {
 /// A server with [`NeedsSampling`] on 127.0.0.1, in this process; it stops when the
 /// returned sender is dropped.
 fn serve_needs_sampling() -> (String, tokio::sync::oneshot::Sender<()>) {
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (bound, addr) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("bind");
-            bound
-                .send(listener.local_addr().expect("an address").to_string())
-                .expect("the test waits");
-            let server = McpServer::builder(())
-                .tool(echo_tool())
-                .with_handler(NeedsSampling)
-                .build()
-                .expect("a server");
-            let shutdown = async {
-                let _ = stopped.await;
-            };
-            let _ = server
-                .serve_http_until(listener, HttpOptions::default(), shutdown)
-                .await;
-        });
-    });
-    (addr.recv().expect("the server's address"), stop)
+    serve_http(HttpOptions::default(), || {
+        McpServer::builder(())
+            .tool(echo_tool())
+            .with_handler(NeedsSampling)
+            .build()
+            .expect("a server")
+    })
 }
 
 #[test]

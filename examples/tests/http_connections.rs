@@ -9,6 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_tool_test_support::http::{Connection, HttpServer, initialize_body};
+use mcp_tool_test_support::in_process::serve_http;
 use serde_json::json;
 
 const INVENTORY: &str = env!("CARGO_BIN_EXE_inventory");
@@ -190,30 +191,15 @@ async fn nap(millis: u64) -> String {
 /// A server with `nap` on 127.0.0.1, in this process, whose connections may wait `timeout`
 /// for a request head; it stops when the returned sender is dropped.
 fn serve_nap(timeout: Duration, stateless: bool) -> (String, tokio::sync::oneshot::Sender<()>) {
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (bound, addr) = std::sync::mpsc::channel();
-    thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("bind");
-            let addr = listener.local_addr().expect("an address").to_string();
-            bound.send(addr).expect("the test waits");
-            let server = mcp_tool_runtime::McpServer::builder(())
-                .tool(nap_tool())
-                .build()
-                .expect("a server");
-            let options = mcp_tool_runtime::HttpOptions::default()
-                .header_timeout(timeout)
-                .stateless(stateless);
-            let shutdown = async {
-                let _ = stopped.await;
-            };
-            let _ = server.serve_http_until(listener, options, shutdown).await;
-        });
-    });
-    (addr.recv().expect("the server's address"), stop)
+    let options = mcp_tool_runtime::HttpOptions::default()
+        .header_timeout(timeout)
+        .stateless(stateless);
+    serve_http(options, || {
+        mcp_tool_runtime::McpServer::builder(())
+            .tool(nap_tool())
+            .build()
+            .expect("a server")
+    })
 }
 
 /// The header timeout counts only while a connection waits for a request head: an answer

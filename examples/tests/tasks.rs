@@ -11,6 +11,7 @@ use mcp_tool_runtime::{
     HttpOptions, McpServer, ToolContext, ToolDef, ToolError, ToolInfo, mcp_tool,
 };
 use mcp_tool_test_support::http::Stateless;
+use mcp_tool_test_support::in_process::serve_http;
 use serde_json::{Value, json};
 
 /// Count to `to` slowly, saying how far it got (a task when the client takes tasks).
@@ -57,32 +58,14 @@ fn waiter() -> ToolDef<()> {
 /// A server in this process on 127.0.0.1 whose tasks live `ttl`; it stops when the returned
 /// sender is dropped.
 fn serve(ttl: Duration) -> (String, tokio::sync::oneshot::Sender<()>) {
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (bound, addr) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("bind");
-            bound
-                .send(listener.local_addr().expect("an address").to_string())
-                .expect("the test waits");
-            let server = McpServer::builder(())
-                .tools([count_tool(), crash_tool(), chatty_tool(), waiter()])
-                .task_times(ttl, Duration::from_millis(200))
-                .task_max_bytes(64 * 1024)
-                .build()
-                .expect("a server");
-            let shutdown = async {
-                let _ = stopped.await;
-            };
-            let _ = server
-                .serve_http_until(listener, HttpOptions::default(), shutdown)
-                .await;
-        });
-    });
-    (addr.recv().expect("the server's address"), stop)
+    serve_http(HttpOptions::default(), move || {
+        McpServer::builder(())
+            .tools([count_tool(), crash_tool(), chatty_tool(), waiter()])
+            .task_times(ttl, Duration::from_millis(200))
+            .task_max_bytes(64 * 1024)
+            .build()
+            .expect("a server")
+    })
 }
 
 /// A 2026-07-28 request, with the tasks extension declared when `tasks`.

@@ -12,7 +12,7 @@ pub use inventory;
 pub use crate::error::mapping::ErrorMapping;
 pub use crate::tool::blocking::run_blocking;
 pub use crate::tool::call::ToolCall;
-pub use crate::tool::def::{BoxFuture, Handler};
+pub use crate::tool::def::{BoxFuture, FreeHandler, Handler};
 
 /// Pairs a `#[mcp_tool]` definition with its handler.
 pub fn tool_def<S: 'static>(
@@ -21,10 +21,6 @@ pub fn tool_def<S: 'static>(
 ) -> crate::ToolDef<S> {
     crate::ToolDef::from_static(info, handler)
 }
-
-/// The handler of a free `#[mcp_tool]` function, which takes no state.
-pub type FreeHandler =
-    for<'a> fn(ToolCall<'a>) -> BoxFuture<'a, Result<crate::tool::ToolOutput, crate::ToolError>>;
 
 /// Pairs a free `#[mcp_tool]` function's definition with its handler, for any state.
 pub fn free_tool_def<S: 'static>(

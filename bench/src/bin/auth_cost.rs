@@ -26,13 +26,14 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use jsonwebtoken::jwk::{Jwk, JwkSet};
-use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
+use jsonwebtoken::Algorithm;
+use jsonwebtoken::jwk::JwkSet;
 use mcp_tool_bench::http_load::median;
 use mcp_tool_runtime::http::{
     BoxFuture, FetchError, Fetcher, HttpService, JwtVerifier, StaticToken, TokenVerifier,
 };
 use mcp_tool_runtime::{HttpOptions, McpServer, mcp_tool};
+use mcp_tool_test_support::jwt::SigningKey;
 use serde_json::{Value, json};
 use tower_service::Service;
 
@@ -74,31 +75,7 @@ impl Fetcher for MemoryIssuer {
     }
 }
 
-struct Key {
-    name: &'static str,
-    alg: Algorithm,
-    private: EncodingKey,
-    public: Jwk,
-}
-
-fn key(name: &'static str, alg: Algorithm, pem: &[u8]) -> Key {
-    let private = match alg {
-        Algorithm::RS256 => EncodingKey::from_rsa_pem(pem),
-        Algorithm::ES256 => EncodingKey::from_ec_pem(pem),
-        _ => EncodingKey::from_ed_pem(pem),
-    }
-    .expect("a fixture key");
-    let mut public = Jwk::from_encoding_key(&private, alg).expect("its JWK");
-    public.common.key_id = Some(name.to_string());
-    Key {
-        name,
-        alg,
-        private,
-        public,
-    }
-}
-
-fn sign(key: &Key, n: usize) -> String {
+fn sign(key: &SigningKey, n: usize) -> String {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -106,10 +83,7 @@ fn sign(key: &Key, n: usize) -> String {
         "iss": ISSUER, "aud": AUDIENCE, "sub": "alice", "client_id": "bench",
         "scope": "notes:read notes:write", "iat": now, "exp": now + 3600, "jti": n,
     });
-    let mut header = Header::new(key.alg);
-    header.kid = Some(key.name.to_string());
-    header.typ = Some("at+jwt".into());
-    encode(&header, &claims, &key.private).expect("signed")
+    key.sign(&claims)
 }
 
 fn option(name: &str) -> Option<usize> {
@@ -182,17 +156,17 @@ fn main() {
         .expect("a runtime");
     let _entered = runtime.enter();
     let keys = [
-        key(
+        SigningKey::load(
             "rsa",
             Algorithm::RS256,
             include_bytes!("../../../examples/axum-app/tests/keys/rsa-a.pem"),
         ),
-        key(
+        SigningKey::load(
             "ec",
             Algorithm::ES256,
             include_bytes!("../../../examples/axum-app/tests/keys/ec.pem"),
         ),
-        key(
+        SigningKey::load(
             "ed",
             Algorithm::EdDSA,
             include_bytes!("../../../examples/axum-app/tests/keys/ed.pem"),

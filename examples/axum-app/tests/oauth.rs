@@ -16,6 +16,7 @@ use axum::routing::get;
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
 use mcp_tool_test_support::http::{HttpServer, Reply, call_body, initialize_body, request};
+use mcp_tool_test_support::jwt::SigningKey;
 use serde_json::{Value, json};
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
@@ -24,54 +25,25 @@ use tokio_rustls::rustls::pki_types::PrivateKeyDer;
 
 const APP: &str = env!("CARGO_BIN_EXE_mcp-tool-example-axum");
 
-/// A signing key of the test's issuer: the private half, and the JWK it publishes.
-struct SigningKey {
-    kid: &'static str,
-    alg: Algorithm,
-    private: EncodingKey,
-    public: Jwk,
-}
+/// The fixture keys of the test's issuer (tests/keys).
+mod fixture {
+    use jsonwebtoken::Algorithm;
+    use mcp_tool_test_support::jwt::SigningKey;
 
-impl SigningKey {
-    fn load(kid: &'static str, alg: Algorithm, pem: &[u8]) -> Self {
-        let private = match alg {
-            Algorithm::RS256 => EncodingKey::from_rsa_pem(pem),
-            Algorithm::ES256 => EncodingKey::from_ec_pem(pem),
-            _ => EncodingKey::from_ed_pem(pem),
-        }
-        .expect("a fixture key");
-        let mut public = Jwk::from_encoding_key(&private, alg).expect("its JWK");
-        public.common.key_id = Some(kid.to_string());
-        Self {
-            kid,
-            alg,
-            private,
-            public,
-        }
+    pub fn rsa_a() -> SigningKey {
+        SigningKey::load("rsa-a", Algorithm::RS256, include_bytes!("keys/rsa-a.pem"))
     }
 
-    fn rsa_a() -> Self {
-        Self::load("rsa-a", Algorithm::RS256, include_bytes!("keys/rsa-a.pem"))
+    pub fn rsa_b() -> SigningKey {
+        SigningKey::load("rsa-b", Algorithm::RS256, include_bytes!("keys/rsa-b.pem"))
     }
 
-    fn rsa_b() -> Self {
-        Self::load("rsa-b", Algorithm::RS256, include_bytes!("keys/rsa-b.pem"))
+    pub fn ec() -> SigningKey {
+        SigningKey::load("ec", Algorithm::ES256, include_bytes!("keys/ec.pem"))
     }
 
-    fn ec() -> Self {
-        Self::load("ec", Algorithm::ES256, include_bytes!("keys/ec.pem"))
-    }
-
-    fn ed() -> Self {
-        Self::load("ed", Algorithm::EdDSA, include_bytes!("keys/ed.pem"))
-    }
-
-    /// `claims` signed with this key, the header naming its kid and `typ: at+jwt`.
-    fn sign(&self, claims: &Value) -> String {
-        let mut header = Header::new(self.alg);
-        header.kid = Some(self.kid.to_string());
-        header.typ = Some("at+jwt".into());
-        encode(&header, claims, &self.private).expect("a signed token")
+    pub fn ed() -> SigningKey {
+        SigningKey::load("ed", Algorithm::EdDSA, include_bytes!("keys/ed.pem"))
     }
 }
 
@@ -315,7 +287,7 @@ fn text_of(reply: &Reply) -> Value {
 
 #[test]
 fn the_metadata_is_published_at_both_well_known_paths_and_named_by_the_challenge() {
-    let key = SigningKey::rsa_a();
+    let key = fixture::rsa_a();
     let issuer = Issuer::start(&[&key]);
     let app = resource_server(&issuer);
     for path in [
@@ -352,7 +324,7 @@ fn the_metadata_is_published_at_both_well_known_paths_and_named_by_the_challenge
 
 #[test]
 fn tokens_call_the_tools_their_scopes_allow_and_get_a_scope_challenge_for_the_others() {
-    let key = SigningKey::rsa_a();
+    let key = fixture::rsa_a();
     let issuer = Issuer::start(&[&key]);
     let app = resource_server(&issuer);
     let reader = key.sign(&with(claims(&issuer, &app), "scope", json!("notes:read")));
@@ -417,10 +389,10 @@ fn tokens_call_the_tools_their_scopes_allow_and_get_a_scope_challenge_for_the_ot
 #[test]
 fn every_token_not_issued_for_this_server_by_its_issuer_is_refused() {
     let (rsa, ec, ed, other) = (
-        SigningKey::rsa_a(),
-        SigningKey::ec(),
-        SigningKey::ed(),
-        SigningKey::rsa_b(),
+        fixture::rsa_a(),
+        fixture::ec(),
+        fixture::ed(),
+        fixture::rsa_b(),
     );
     let issuer = Issuer::start(&[&rsa, &ec, &ed]);
     let app = resource_server(&issuer);
@@ -435,7 +407,7 @@ fn every_token_not_issued_for_this_server_by_its_issuer_is_refused() {
     // Signed by another key under the name of the issuer's.
     let forged = SigningKey {
         kid: "rsa-a",
-        ..SigningKey::rsa_b()
+        ..fixture::rsa_b()
     };
     let public_pem = include_bytes!("keys/rsa-a.pub.pem");
     let hmac_with_public_key = {
@@ -484,7 +456,7 @@ fn base64_url(bytes: &[u8]) -> String {
 
 #[test]
 fn an_unknown_key_id_fetches_the_keys_again_at_most_once_per_cooldown() {
-    let (a, b) = (SigningKey::rsa_a(), SigningKey::rsa_b());
+    let (a, b) = (fixture::rsa_a(), fixture::rsa_b());
     let issuer = Issuer::start(&[&a]);
     let app = resource_server(&issuer);
     assert_accepted(&ping(&app, &a.sign(&claims(&issuer, &app))));
@@ -515,7 +487,7 @@ fn an_unknown_key_id_fetches_the_keys_again_at_most_once_per_cooldown() {
 
 #[test]
 fn while_the_issuer_is_down_the_keys_held_still_check_new_tokens() {
-    let key = SigningKey::rsa_a();
+    let key = fixture::rsa_a();
     let issuer = Issuer::start(&[&key]);
     let app = resource_server(&issuer);
     let seen = key.sign(&claims(&issuer, &app));
@@ -523,7 +495,7 @@ fn while_the_issuer_is_down_the_keys_held_still_check_new_tokens() {
     issuer.set_down(true);
     assert_accepted(&ping(&app, &seen));
     assert_accepted(&ping(&app, &key.sign(&claims(&issuer, &app))));
-    let unknown = SigningKey::rsa_b().sign(&claims(&issuer, &app));
+    let unknown = fixture::rsa_b().sign(&claims(&issuer, &app));
     assert_invalid_token(&ping(&app, &unknown), &app, "unknown key, issuer down");
     assert_accepted(&ping(&app, &key.sign(&claims(&issuer, &app))));
     assert_eq!(issuer.key_fetches(), 1);
@@ -531,7 +503,7 @@ fn while_the_issuer_is_down_the_keys_held_still_check_new_tokens() {
 
 #[test]
 fn a_token_in_the_query_string_is_refused_even_beside_a_good_header() {
-    let key = SigningKey::rsa_a();
+    let key = fixture::rsa_a();
     let issuer = Issuer::start(&[&key]);
     let app = resource_server(&issuer);
     let token = key.sign(&claims(&issuer, &app));
@@ -567,7 +539,7 @@ fn a_token_in_the_query_string_is_refused_even_beside_a_good_header() {
 
 #[test]
 fn a_session_is_refused_to_another_callers_token() {
-    let key = SigningKey::rsa_a();
+    let key = fixture::rsa_a();
     let issuer = Issuer::start(&[&key]);
     let app = resource_server(&issuer);
     let alice = bearer(&key.sign(&claims(&issuer, &app)));
@@ -600,7 +572,7 @@ fn a_session_is_refused_to_another_callers_token() {
 
 #[test]
 fn an_https_issuer_trusted_through_an_extra_root_certificate_checks_tokens() {
-    let key = SigningKey::rsa_a();
+    let key = fixture::rsa_a();
     let (issuer, certificate) = Issuer::start_https(&[&key]);
     assert!(
         issuer.url().starts_with("https://127.0.0.1:"),
@@ -612,7 +584,7 @@ fn an_https_issuer_trusted_through_an_extra_root_certificate_checks_tokens() {
     let root_arg = root.to_str().expect("a UTF-8 temporary path");
     let app = resource_server_with(&issuer, &["--oauth-root-cert", root_arg]);
     assert_accepted(&ping(&app, &key.sign(&claims(&issuer, &app))));
-    let unknown = SigningKey::rsa_b().sign(&claims(&issuer, &app));
+    let unknown = fixture::rsa_b().sign(&claims(&issuer, &app));
     assert_invalid_token(&ping(&app, &unknown), &app, "unknown key, https issuer");
     // The keys came over TLS: at start, and once more for the unknown key id.
     assert_eq!(issuer.key_fetches(), 2);
@@ -621,7 +593,7 @@ fn an_https_issuer_trusted_through_an_extra_root_certificate_checks_tokens() {
 
 #[test]
 fn an_https_issuer_whose_certificate_no_root_vouches_for_is_refused_as_unreachable() {
-    let key = SigningKey::rsa_a();
+    let key = fixture::rsa_a();
     let (issuer, _certificate) = Issuer::start_https(&[&key]);
     let app = resource_server(&issuer);
     let good = key.sign(&claims(&issuer, &app));

@@ -1,6 +1,6 @@
 //! MCP Apps (SEP-1865) on the server: the `ui://` resources it serves beside the handler's,
-//! and whether a client declared the extension. A leaf of `server`, read by the builder and
-//! by the handler.
+//! whether a client declared the extension, and what a client that did not sees of the tools.
+//! A leaf of `server`, read by the builder and by the handler.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -8,13 +8,14 @@ use std::path::Path;
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientCapabilities, JsonObject, MetaObject, ReadResourceResult, Resource, ResourceContents,
+    Tool,
 };
 use rmcp::service::RequestContext;
 use serde_json::{Value, json};
 
 use crate::dispatch::RegistryError;
-use crate::tool::ToolDef;
-use crate::tool::ui::{EXTENSION_ID, MIME_TYPE, SCHEME};
+use crate::tool::ui::{EXTENSION_ID, MIME_TYPE, SCHEME, strip_ui};
+use crate::tool::{ToolDef, ToolInfo, UiVisibility};
 
 /// A browser capability a view asks the host for (`_meta.ui.permissions`); hosts may grant
 /// it through the iframe's `allow` attribute, and views should not count on it.
@@ -289,4 +290,26 @@ pub(super) fn client_declares(context: &RequestContext<RoleServer>) -> bool {
         .peer
         .peer_info()
         .is_some_and(|info| declared(&info.capabilities))
+}
+
+/// Whether only the views of an MCP Apps host may call the tool.
+pub(super) fn for_views_only(info: &ToolInfo) -> bool {
+    info.ui_visibility() == UiVisibility::App
+}
+
+/// A listed tool as a client sees it: without its `_meta.ui` when the client did not
+/// declare MCP Apps.
+pub(super) fn published_for(published: &Tool, without_apps: bool) -> Tool {
+    let mut tool = published.clone();
+    if without_apps {
+        strip_ui(&mut tool.meta);
+    }
+    tool
+}
+
+/// Whether a server with `apps` uses MCP Apps and the request's client did not declare
+/// them: it then sees no view and no tool meant for views only, as the specification asks of
+/// a server that checks its client's capabilities.
+pub(super) fn without_apps(apps: Option<&Apps>, context: &RequestContext<RoleServer>) -> bool {
+    apps.is_some() && !client_declares(context)
 }

@@ -4,56 +4,32 @@
 #![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); 2025-11-25 has it.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams,
     CancelledNotificationParam, CompleteRequestParams, CompleteResult, CustomNotification,
-    CustomRequest, CustomResult, DiscoverResult, ErrorCode, ErrorData, Extensions,
-    GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse, Implementation,
+    CustomRequest, CustomResult, DiscoverResult, ErrorCode, ErrorData, GetPromptRequestMethod,
+    GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
     InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
     ProtocolVersion, ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
-    RequestMetaObject, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    SubscriptionFilter, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
-use serde_json::json;
 
 use super::McpServer;
-use super::apps::{self, Apps};
+use super::apps::{self, Apps, for_views_only, published_for};
+use super::call::cancelled;
 use super::extra::{ExtraHandler, merge_info};
-use super::handoff::CallArguments;
 use super::handoff::take_arguments;
 use super::methods::NEWEST_PROTOCOL_VERSION;
 use super::methods::{SUPPORTED_METHODS, method_not_found, method_not_found_data};
 use super::params::{invalid_params, params_problem};
-use super::rounds::binding;
-use super::tasks::{self, Answered, TaskCall};
-use crate::dispatch::UnknownTool;
-use crate::render::{CANCELLED_BY_CLIENT, echoed_datum};
-use crate::tool::ui::strip_ui;
-use crate::tool::{
-    Arguments, CallScope, Connected, Principal, Rounds, TaskLink, TaskStart, TaskSupport, ToolInfo,
-    UiVisibility, principal_of,
-};
-use rmcp::model::{
-    CancelTaskParams, ClientCapabilities, GetTaskParams, GetTaskResult, TASKS_EXTENSION_ID,
-    UpdateTaskParams,
-};
-use tokio_util::sync::CancellationToken;
-
-impl From<UnknownTool> for ErrorData {
-    fn from(unknown: UnknownTool) -> Self {
-        let data = json!({
-            "tool": echoed_datum(&unknown.name),
-            "suggestions": unknown.suggestions,
-            "available": unknown.available,
-        });
-        ErrorData::invalid_params(unknown.to_string(), Some(data))
-    }
-}
+use super::rounds::asks_in_rounds;
+use super::tasks::runs_as_task;
+use crate::tool::{ToolInfo, principal_of};
 
 impl<S> McpServer<S> {
     fn extra(&self) -> Option<&dyn ExtraHandler> {
@@ -134,7 +110,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let registry = self.inner.live.load();
-        let without_apps = self.without_apps(&context);
+        let without_apps = apps::without_apps(self.inner.apps.as_ref(), &context);
         let tools = match (&self.inner.visibility, without_apps) {
             (None, false) => registry.list().to_vec(),
             _ => {
@@ -417,7 +393,7 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
         let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
-        if for_views_only(tool.info()) && self.without_apps(&context) {
+        if for_views_only(tool.info()) && apps::without_apps(self.inner.apps.as_ref(), &context) {
             let shown = |info: &ToolInfo| {
                 !for_views_only(info) && self.visible(self.caller(&context.extensions), info)
             };
@@ -483,27 +459,6 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
     }
 }
 
-/// Whether a call of a tool with `support` runs as a task: when the tool allows it and the
-/// client declared the tasks extension (when it connected, or in this request's `_meta`).
-/// -32021 for a tool that requires it from a client that did not.
-fn runs_as_task(
-    support: TaskSupport,
-    context: &RequestContext<RoleServer>,
-) -> Result<bool, ErrorData> {
-    if support == TaskSupport::Forbidden {
-        return Ok(false);
-    }
-    let declared = context
-        .client_capabilities()
-        .is_some_and(|capabilities| capabilities.supports_tasks());
-    if support == TaskSupport::Required && !declared {
-        return Err(ErrorData::missing_required_client_capability(
-            ClientCapabilities::builder().enable_tasks().build(),
-        ));
-    }
-    Ok(declared)
-}
-
 impl<S: Send + Sync + 'static> McpServer<S> {
     /// Tells the stream of tool changes, when it asked for them, until it ends; the
     /// handler's `listen` runs the rest (see `listen`).
@@ -521,196 +476,9 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             }
         }
     }
-
-    /// The answer to a call that ended without becoming a task.
-    fn end_call(
-        &self,
-        outcome: crate::dispatch::CallOutcome,
-        round: Option<&Round>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let result = outcome.into_result();
-        match round {
-            None => Ok(result.into()),
-            Some((rounds, binding)) => self.end_round(rounds, binding, result),
-        }
-    }
-
-    /// A call that runs as a task: in the background, its own cancellation apart from the
-    /// request's, answered with the task as soon as it starts.
-    async fn call_in_task(
-        &self,
-        request: &CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-        arguments: CallArguments,
-        start: TaskStart,
-        round: Option<Round>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let capabilities = tasks::declared(context.client_capabilities());
-        let owner = tasks::owner_of(&context.extensions);
-        let (link, started) = TaskLink::new(self.inner.tasks.clone(), owner, capabilities);
-        let link = Arc::new(link);
-        let request_cancel = context.ct.clone();
-        let name: Cow<'static, str> = Cow::Owned(request.name.to_string());
-        let mut scope_context = context;
-        scope_context.ct = CancellationToken::new();
-        let scope = self.call_scope(
-            scope_context,
-            name.clone(),
-            round.as_ref(),
-            Some(Arc::clone(&link)),
-        );
-        let call = TaskCall {
-            name,
-            arguments: arguments.sent,
-            refused: arguments.refused,
-            scope,
-            link,
-            start,
-        };
-        match self.call_as_task(call, request_cancel, started).await {
-            Answered::Task(created) => Ok(created),
-            Answered::Plain(outcome) => self.end_call(outcome, round.as_ref()),
-            Answered::Cancelled => Err(cancelled(&request.name)),
-        }
-    }
-}
-
-/// Whether only the views of an MCP Apps host may call the tool.
-fn for_views_only(info: &ToolInfo) -> bool {
-    info.ui_visibility() == UiVisibility::App
-}
-
-/// A listed tool as a client sees it: without its `_meta.ui` when the client did not
-/// declare MCP Apps.
-fn published_for(published: &Tool, without_apps: bool) -> Tool {
-    let mut tool = published.clone();
-    if without_apps {
-        strip_ui(&mut tool.meta);
-    }
-    tool
-}
-
-impl<S> McpServer<S> {
-    /// Whether this server uses MCP Apps and the request's client did not declare them: it
-    /// then sees no view and no tool meant for views only, as the specification asks of a
-    /// server that checks its client's capabilities.
-    fn without_apps(&self, context: &RequestContext<RoleServer>) -> bool {
-        self.inner.apps.is_some() && !apps::client_declares(context)
-    }
-}
-
-/// The answer to a call the client cancelled, which rmcp drops.
-#[cold]
-fn cancelled(tool: &str) -> ErrorData {
-    tracing::info!(tool = %tool, "{}", CANCELLED_BY_CLIENT);
-    ErrorData::new(
-        ErrorCode::INTERNAL_ERROR,
-        CANCELLED_BY_CLIENT.to_string(),
-        None,
-    )
-}
-
-/// A 2026-07-28 call's rounds, and what binds its sealed answers to it.
-type Round = (Arc<Rounds>, Vec<u8>);
-
-impl<S> McpServer<S> {
-    /// The caller, read only for a visibility rule: a call without one pays no extension
-    /// lookup.
-    fn caller<'e>(&self, extensions: &'e Extensions) -> Option<&'e Principal> {
-        match &self.inner.visibility {
-            Some(_) => principal_of(extensions),
-            None => None,
-        }
-    }
-
-    /// What the tool's context holds of the call, and the call's cancellation.
-    fn call_scope(
-        &self,
-        context: RequestContext<RoleServer>,
-        tool: Cow<'static, str>,
-        round: Option<&Round>,
-        task: Option<Arc<TaskLink>>,
-    ) -> CallScope {
-        let RequestContext {
-            ct,
-            id,
-            meta,
-            extensions,
-            peer,
-            ..
-        } = context;
-        let connected = Connected {
-            peer,
-            session: Arc::clone(&self.session),
-            request_id: id,
-            meta,
-            extensions,
-            tool,
-            rounds: round.map(|(rounds, _)| Arc::clone(rounds)),
-            task,
-        };
-        CallScope::connected(connected, ct)
-    }
-
-    /// The round of a call on protocol 2026-07-28: the answers it carries, unsealed, and
-    /// the capabilities its client declared; `None` on the revisions before.
-    fn open_round(
-        &self,
-        request: &CallToolRequestParams,
-        meta: &RequestMetaObject,
-        extensions: &Extensions,
-        arguments: Option<&Arguments>,
-    ) -> Result<Option<Round>, ErrorData> {
-        if !asks_in_rounds(meta) {
-            return Ok(None);
-        }
-        let binding = binding(
-            &request.name,
-            arguments.map(Arguments::value),
-            principal_of(extensions),
-        );
-        let answers = self.inner.sealer.answers(request, &binding)?;
-        let capabilities = meta.client_capabilities().unwrap_or_default();
-        Ok(Some((
-            Arc::new(Rounds::new(capabilities, answers)),
-            binding,
-        )))
-    }
 }
 
 /// A duration in whole milliseconds, as `ttlMs` carries it.
 fn millis(duration: std::time::Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// Whether a request runs on protocol 2026-07-28, whose questions to the client end the call
-/// with an `InputRequiredResult` rather than go out as requests.
-fn asks_in_rounds(meta: &RequestMetaObject) -> bool {
-    meta.protocol_version()
-        .is_some_and(|version| !version.has_initialize())
-}
-
-impl<S> McpServer<S> {
-    /// The answer to a 2026-07-28 call: its questions if it asked any (whatever the tool
-    /// returned after them), -32021 if it failed for a capability the client did not
-    /// declare, otherwise its result.
-    fn end_round(
-        &self,
-        rounds: &Rounds,
-        binding: &[u8],
-        result: CallToolResult,
-    ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(asked) = rounds.take_asked() {
-            let sealer = &self.inner.sealer;
-            return Ok(sealer
-                .input_required(asked, rounds.answers(), binding)
-                .into());
-        }
-        match rounds.missing() {
-            Some(capability) if result.is_error == Some(true) => Err(
-                ErrorData::missing_required_client_capability(capability.as_capabilities()),
-            ),
-            _ => Ok(result.into()),
-        }
-    }
 }

@@ -4,6 +4,7 @@
 mod apps;
 mod builder;
 mod cache_hints;
+mod call;
 mod extra;
 mod handler;
 mod handoff;

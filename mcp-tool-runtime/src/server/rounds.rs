@@ -4,18 +4,19 @@
 //! they cannot be replayed into another call.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, ErrorData, InputRequests, InputRequiredResult, RequestStateCodec,
-    SealOptions,
+    CallToolRequestParams, ErrorData, InputRequests, InputRequiredResult, RequestMetaObject,
+    RequestStateCodec, SealOptions,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::dispatch::RegistryError;
 use crate::render::tampered_state;
-use crate::tool::Principal;
+use crate::tool::{Principal, Rounds};
 
 /// How long a sealed state stays valid by default: a question may wait for a person.
 pub(crate) const DEFAULT_STATE_TTL: Duration = Duration::from_secs(60 * 60);
@@ -104,6 +105,16 @@ pub(crate) fn binding(
     let arguments = arguments.map(Value::to_string).unwrap_or_default();
     let caller = principal.map(Principal::subject).unwrap_or_default();
     [tool, &arguments, caller].join("\u{0}").into_bytes()
+}
+
+/// A 2026-07-28 call's rounds, and what binds its sealed answers to it.
+pub(super) type Round = (Arc<Rounds>, Vec<u8>);
+
+/// Whether a request runs on protocol 2026-07-28, whose questions to the client end the call
+/// with an `InputRequiredResult` rather than go out as requests.
+pub(super) fn asks_in_rounds(meta: &RequestMetaObject) -> bool {
+    meta.protocol_version()
+        .is_some_and(|version| !version.has_initialize())
 }
 
 /// 32 bytes from the operating system's generator (244 of them random), through two

@@ -1,28 +1,33 @@
-//! Calls that run as tasks (the tasks extension of 2026-07-28, SEP-2663): starting one,
-//! running it to its end in the background, and `tasks/get`, `tasks/update` and
-//! `tasks/cancel`, which any instance sharing the store answers.
+//! Calls that run as tasks (the tasks extension of 2026-07-28, SEP-2663): whether a call
+//! runs as one, starting it, running it to its end in the background, and `tasks/get`,
+//! `tasks/update` and `tasks/cancel`, which any instance sharing the store answers.
 
 use std::borrow::Cow;
 use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolResponse, ClientCapabilities, ErrorCode as RpcCode, ErrorData, Extensions,
-    GetTaskResult, JsonObject, TaskStatus,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ErrorCode as RpcCode, ErrorData,
+    Extensions, GetTaskResult, JsonObject, TaskStatus,
 };
+use rmcp::service::RequestContext;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::McpServer;
+use super::call::cancelled;
+use super::handoff::CallArguments;
+use super::rounds::Round;
 use crate::dispatch::{CallOutcome, ToolRegistry, error_result};
 use crate::error::{ErrorCode, IntoToolError, META_KEY, Violation};
 use crate::render;
 use crate::store::StoreError;
 use crate::tool::{
-    Arguments, CallScope, ContextError, Started, TaskLink, TaskRecord, TaskStart, TaskWriteError,
-    principal_of,
+    Arguments, CallScope, ContextError, Started, TaskLink, TaskRecord, TaskStart, TaskSupport,
+    TaskWriteError, principal_of,
 };
 
 /// How long a cancelled tool may take to stop after its context is cancelled, before its
@@ -33,7 +38,7 @@ const CANCEL_GRACE: Duration = Duration::from_secs(2);
 const SETTLE_PATIENCE: Duration = Duration::from_secs(60);
 
 /// Who may see a task: the caller's subject, when a token verifier named one.
-pub(super) fn owner_of(extensions: &Extensions) -> Option<String> {
+fn owner_of(extensions: &Extensions) -> Option<String> {
     principal_of(extensions).map(|principal| principal.subject().to_string())
 }
 
@@ -52,13 +57,13 @@ fn unknown_task(id: &str) -> ErrorData {
 }
 
 /// A call on its way to becoming a task: what the background run needs.
-pub(super) struct TaskCall {
-    pub(super) name: Cow<'static, str>,
-    pub(super) arguments: Option<Arguments>,
-    pub(super) refused: Option<Violation>,
-    pub(super) scope: CallScope,
-    pub(super) link: Arc<TaskLink>,
-    pub(super) start: TaskStart,
+struct TaskCall {
+    name: Cow<'static, str>,
+    arguments: Option<Arguments>,
+    refused: Option<Violation>,
+    scope: CallScope,
+    link: Arc<TaskLink>,
+    start: TaskStart,
 }
 
 /// Aborts the background run if the request ends before the task started.
@@ -74,15 +79,75 @@ impl Drop for AbortUnlessStarted {
 
 /// How the request for a task-supporting call ends: with the task, or, when the tool never
 /// started one (an explicit start it did not reach), with the call's own outcome.
-pub(super) enum Answered {
+enum Answered {
     Task(CallToolResponse),
     Plain(CallOutcome),
     Cancelled,
 }
 
+/// Whether a call of a tool with `support` runs as a task: when the tool allows it and the
+/// client declared the tasks extension (when it connected, or in this request's `_meta`).
+/// -32021 for a tool that requires it from a client that did not.
+pub(super) fn runs_as_task(
+    support: TaskSupport,
+    context: &RequestContext<RoleServer>,
+) -> Result<bool, ErrorData> {
+    if support == TaskSupport::Forbidden {
+        return Ok(false);
+    }
+    let declared = context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks());
+    if support == TaskSupport::Required && !declared {
+        return Err(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        ));
+    }
+    Ok(declared)
+}
+
 impl<S: Send + Sync + 'static> McpServer<S> {
+    /// A call that runs as a task: in the background, its own cancellation apart from the
+    /// request's, answered with the task as soon as it starts.
+    pub(super) async fn call_in_task(
+        &self,
+        request: &CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        arguments: CallArguments,
+        start: TaskStart,
+        round: Option<Round>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let capabilities = declared(context.client_capabilities());
+        let owner = owner_of(&context.extensions);
+        let (link, started) = TaskLink::new(self.inner.tasks.clone(), owner, capabilities);
+        let link = Arc::new(link);
+        let request_cancel = context.ct.clone();
+        let name: Cow<'static, str> = Cow::Owned(request.name.to_string());
+        let mut scope_context = context;
+        scope_context.ct = CancellationToken::new();
+        let scope = self.call_scope(
+            scope_context,
+            name.clone(),
+            round.as_ref(),
+            Some(Arc::clone(&link)),
+        );
+        let call = TaskCall {
+            name,
+            arguments: arguments.sent,
+            refused: arguments.refused,
+            scope,
+            link,
+            start,
+        };
+        match self.call_as_task(call, request_cancel, started).await {
+            Answered::Task(created) => Ok(created),
+            Answered::Plain(outcome) => self.end_call(outcome, round.as_ref()),
+            Answered::Cancelled => Err(cancelled(&request.name)),
+        }
+    }
+
     /// Runs `call` in the background and answers with its task as soon as it starts.
-    pub(super) async fn call_as_task(
+    async fn call_as_task(
         &self,
         call: TaskCall,
         request_cancel: CancellationToken,
@@ -222,7 +287,7 @@ impl<S: Send + Sync + 'static> McpServer<S> {
 }
 
 /// The capabilities a task's questions are checked against.
-pub(super) fn declared(capabilities: Option<ClientCapabilities>) -> ClientCapabilities {
+fn declared(capabilities: Option<ClientCapabilities>) -> ClientCapabilities {
     capabilities.unwrap_or_default()
 }
 

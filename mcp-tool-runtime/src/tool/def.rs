@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use super::call::ToolCall;
 use super::context::ToolContext;
-use super::info::{InfoRef, SchemaError, ToolInfo};
+use super::info::{InfoRef, ToolInfo};
+use super::info_builder::SchemaError;
 use super::output::IntoToolOutput;
 use super::state::Shared;
 use crate::error::ToolError;
@@ -22,6 +23,9 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// The function that runs one tool for state `S`.
 pub type Handler<S> =
     for<'a> fn(Shared<S>, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+
+/// The handler of a free `#[mcp_tool]` function, which takes no state.
+pub type FreeHandler = for<'a> fn(ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
 
 /// A handler over state `S`, possibly reaching it through a part of a larger state.
 type Run<S> = dyn for<'a> Fn(&Shared<S>, ToolCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
@@ -45,10 +49,7 @@ impl<S: 'static> ToolDef<S> {
 
     /// Pairs a definition kept in a static with the handler of a free `#[mcp_tool]`
     /// function, which takes no state (and so no clone of it per call).
-    pub(crate) fn from_static_free(
-        info: &'static ToolInfo,
-        handler: crate::__private::FreeHandler,
-    ) -> Self {
+    pub(crate) fn from_static_free(info: &'static ToolInfo, handler: FreeHandler) -> Self {
         Self {
             info: InfoRef::Static(info),
             handler: Arc::new(move |_: &Shared<S>, call| handler(call)),

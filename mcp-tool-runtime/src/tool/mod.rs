@@ -3,9 +3,9 @@
 //!
 #![doc = include_str!("../../docs/tools.md")]
 
-// Inside: the definition, built once (`info`, `def`); one call of it (`call`, `blocking` for
-// sync tools); its context (`context`, `asking`, `elicit`, `finite`); what it may return
-// (`output`).
+// Inside: the definition, built once (`info`, `info_builder`, `def`); one call of it (`call`,
+// `blocking` for sync tools); its context (`context`, `asking`, `elicit`, `finite`); what it
+// may return (`output`).
 
 mod asking;
 pub(crate) mod blocking;
@@ -16,6 +16,7 @@ pub(crate) mod def;
 mod elicit;
 mod finite;
 mod info;
+mod info_builder;
 mod name;
 mod output;
 mod principal;
@@ -36,7 +37,8 @@ pub use context_error::{ClientCapability, ContextError};
 pub(crate) use def::BoxFuture;
 pub use def::{ToolDef, ToolSet};
 pub use elicit::Elicitation;
-pub use info::{Hints, SchemaError, ToolInfo, ToolInfoBuilder};
+pub use info::{Hints, ToolInfo};
+pub use info_builder::{SchemaError, ToolInfoBuilder};
 pub use name::ToolNameError;
 pub use output::{IntoToolOutput, Json};
 pub use principal::Principal;

@@ -4,12 +4,18 @@
 //! - [`results`]: reading tool results and checking schemas in the in-process tests.
 //! - [`stdio`]: a JSON-RPC client that speaks to a server process over real pipes.
 //! - [`http`]: a server process on 127.0.0.1 and a plain HTTP/1.1 client.
+//! - `in_process` (feature `serve`): a server of the test's own process over real HTTP.
+//! - `jwt` (feature `jwt`): a token issuer's signing key.
 //! - [`clients`]: the official MCP clients and schema validators, installed on first use.
 //! - [`frameworks`]: agent frameworks as MCP clients, judged on what they hand the model.
 
 pub mod clients;
 pub mod frameworks;
 pub mod http;
+#[cfg(feature = "serve")]
+pub mod in_process;
+#[cfg(feature = "jwt")]
+pub mod jwt;
 pub mod results;
 pub mod stdio;
 

@@ -20,16 +20,22 @@ use crate::server::{
 
 mod lifecycle;
 #[cfg(feature = "http")]
+mod named_revision;
+#[cfg(feature = "http")]
 mod quick;
 mod revision;
 mod surrogates;
+#[cfg(feature = "http")]
+mod tally;
 mod text;
 
 #[cfg(feature = "http")]
 pub(crate) use lifecycle::is_initialize;
 pub(crate) use lifecycle::{before_initialize, starts_session};
 #[cfg(feature = "http")]
-pub(crate) use quick::{named_revision, quick_request};
+pub(crate) use named_revision::named_revision;
+#[cfg(feature = "http")]
+pub(crate) use quick::quick_request;
 #[cfg(feature = "http")]
 pub(crate) use revision::is_stateless;
 #[cfg(feature = "http")]

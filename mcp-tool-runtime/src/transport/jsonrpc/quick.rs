@@ -8,19 +8,14 @@
 //! a surrogate escape, a duplicate member) takes the full check (`classify`) instead, and
 //! so does a body rmcp then fails to read (`transport/http/endpoint.rs`).
 //!
-//! The same pass counts the commas, colons and opening brackets it steps over, which bound
-//! what the limit pass (`input::limits`) would count ([`SizeBound`]): a body within the
-//! limits by those counts is read once before rmcp reads it, not twice. Screening a 36 KiB
-//! call of 3,000 strings took 1,432,661 instructions before and takes 377,312; a 24 KiB call
-//! of 12,000 numbers 2,923,981 and 842,249 (callgrind, `endpoint::screen` in a loop).
-
-use std::fmt;
+//! The same pass tallies the structure it steps over (`tally`), which bounds what the limit
+//! pass would count.
 
 use rmcp::model::{NumberOrString, RequestId};
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::revision::{PROTOCOL_VERSION_KEY, removed_method, served_stateless};
-use crate::input::{InputLimits, SizeBound};
+use super::tally::Tally;
+use crate::input::InputLimits;
 use crate::server::SUPPORTED_METHODS;
 
 /// What the quick read learned of a plain request.
@@ -55,7 +50,7 @@ pub(crate) fn quick_request(bytes: &[u8], limits: &InputLimits) -> Option<(Quick
 }
 
 /// The quick read, tallying the structure when `TALLY`.
-fn read<const TALLY: bool>(bytes: &[u8]) -> Option<(QuickRequest, Tally)> {
+pub(super) fn read<const TALLY: bool>(bytes: &[u8]) -> Option<(QuickRequest, Tally)> {
     let mut scan = ByteCursor::<TALLY> {
         bytes,
         at: 0,
@@ -119,28 +114,6 @@ struct ByteCursor<'b, const TALLY: bool> {
     /// Whether each container `skip_value` is in is an array, one bit each, the innermost
     /// lowest (the scan follows at most 127 levels).
     nesting: u128,
-}
-
-/// What of a body's structure, outside strings, bounds the sizes the limit pass counts.
-#[derive(Clone, Copy, Default)]
-struct Tally {
-    /// The commas between the items of arrays.
-    item_commas: usize,
-    /// The commas between the members of objects.
-    key_commas: usize,
-    /// The colons and opening brackets of arrays: with the commas between items, what each
-    /// value but the root follows.
-    leads: usize,
-}
-
-impl Tally {
-    fn bound(self) -> SizeBound {
-        SizeBound {
-            values: 1 + self.leads + self.item_commas,
-            items: 1 + self.item_commas,
-            keys: 1 + self.key_commas,
-        }
-    }
 }
 
 impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
@@ -377,137 +350,9 @@ impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
     }
 }
 
-/// The revision a whole message names in `params._meta`, whatever its value, read without
-/// building the message. rmcp serves any request that names one under the stateless rules,
-/// whose HTTP statuses follow the JSON-RPC error (-32601 is a 404).
-pub(crate) fn named_revision(bytes: &[u8]) -> Option<String> {
-    let find = Find {
-        first: "params",
-        rest: &["_meta", PROTOCOL_VERSION_KEY],
-    };
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    de::Deserializer::deserialize_map(&mut deserializer, find)
-        .ok()
-        .flatten()
-}
-
-/// Which of its names a member name is, if any: read in place, never copied.
-struct NameIn<'n>(&'n [&'n str]);
-
-impl<'de> DeserializeSeed<'de> for NameIn<'_> {
-    type Value = Option<usize>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_identifier(self)
-    }
-}
-
-impl Visitor<'_> for NameIn<'_> {
-    type Value = Option<usize>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a member name")
-    }
-
-    fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
-        Ok(self.0.iter().position(|known| *known == name))
-    }
-}
-
-/// Looks in an object for member `first`, then down `rest`, one member name per level.
-struct Find<'p> {
-    first: &'p str,
-    rest: &'p [&'p str],
-}
-
-impl<'de> Visitor<'de> for Find<'_> {
-    type Value = Option<String>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
-        let mut found = None;
-        while let Some(key) = map.next_key_seed(NameIn(std::slice::from_ref(&self.first)))? {
-            if key.is_some() && found.is_none() {
-                found = map.next_value_seed(Step(self.rest))?;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(found)
-    }
-}
-
-/// The value at the rest of a path: a string at its end, an object on the way. Any other
-/// value is skipped and found to be nothing.
-struct Step<'p>(&'p [&'p str]);
-
-impl<'de> de::DeserializeSeed<'de> for Step<'_> {
-    type Value = Option<String>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Step<'_> {
-    type Value = Option<String>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
-        match self.0.split_first() {
-            Some((first, rest)) => Find { first, rest }.visit_map(map),
-            None => {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(None)
-            }
-        }
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Option<String>, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_str<E: de::Error>(self, value: &str) -> Result<Option<String>, E> {
-        Ok(self.0.is_empty().then(|| value.to_string()))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The bound the quick read tallies of `body`.
-    fn tallied(body: &str) -> SizeBound {
-        let (_, tally) = read::<true>(body.as_bytes()).unwrap_or_else(|| panic!("read: {body}"));
-        tally.bound()
-    }
 
     fn quick(body: &str) -> Option<QuickRequest> {
         quick_request(body.as_bytes(), &InputLimits::default()).map(|(request, _)| request)
@@ -643,122 +488,6 @@ mod tests {
         assert_eq!(request.id, quick.id, "{body}");
     }
 
-    /// The values, the largest array and the largest object of `body`, as the limit pass
-    /// counts them when nothing is over.
-    fn counted(body: &str) -> SizeBound {
-        fn walk(value: &serde_json::Value, counted: &mut SizeBound) {
-            counted.values += 1;
-            match value {
-                serde_json::Value::Array(items) => {
-                    counted.items = counted.items.max(items.len());
-                    items.iter().for_each(|item| walk(item, counted));
-                }
-                serde_json::Value::Object(members) => {
-                    counted.keys = counted.keys.max(members.len());
-                    members.values().for_each(|member| walk(member, counted));
-                }
-                _ => {}
-            }
-        }
-        let value = serde_json::from_str(body).expect("JSON");
-        let mut counted = SizeBound {
-            values: 0,
-            items: 0,
-            keys: 0,
-        };
-        walk(&value, &mut counted);
-        counted
-    }
-
-    #[test]
-    fn the_bound_is_never_below_what_the_limit_pass_counts() {
-        let bodies = [
-            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_user","arguments":{"user_id":42}}}"#,
-            // Commas, colons and brackets inside strings and escaped keys are not structure.
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"s,:[":"a,b:[c]{d}\",","k\"\u00e9":[[],{},[1,[2,{"a":[3,4,5]}]]],"e":{"f":{"g":{"h":[1,2,3,4,5,6,7]}}}}}}"#,
-            // Arguments nested in arguments, and `_meta` beside them.
-            r#"{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"2025-11-25"},"name":"x","arguments":{"arguments":{"arguments":[{"params":[1,2]},{"x":null,"y":[],"z":{}}]}}}}"#,
-            "{ \"jsonrpc\" : \"2.0\" , \"id\" : 2 , \"method\" : \"tools/list\" , \"params\" : { \"cursor\" : \"a , b\" } }",
-        ];
-        for body in bodies {
-            let bound = tallied(body);
-            let counted = counted(body);
-            assert!(
-                bound.values >= counted.values,
-                "{bound:?} {counted:?}: {body}"
-            );
-            assert!(
-                bound.items >= counted.items,
-                "{bound:?} {counted:?}: {body}"
-            );
-            assert!(bound.keys >= counted.keys, "{bound:?} {counted:?}: {body}");
-            // Limits just below a count find something, which the bound never admits.
-            let limits = [
-                (counted.values > 1).then(|| InputLimits::default().max_values(counted.values - 1)),
-                (counted.items > 0)
-                    .then(|| InputLimits::default().max_array_items(counted.items - 1)),
-                (counted.keys > 0)
-                    .then(|| InputLimits::default().max_object_keys(counted.keys - 1)),
-            ];
-            for limits in limits.into_iter().flatten() {
-                assert!(
-                    limits.check_bytes(body.as_bytes()).is_some(),
-                    "{limits:?}: {body}"
-                );
-                assert!(!limits.admits(bound), "{limits:?}: {body}");
-            }
-            assert!(InputLimits::default().admits(bound), "{body}");
-        }
-    }
-
-    #[test]
-    fn the_bound_counts_the_structure_outside_strings() {
-        let bound = tallied;
-        let plain = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_user","arguments":{"user_id":42}}}"#;
-        // Seven colons: eight values; four commas between members: five keys at most.
-        let expected = SizeBound {
-            values: 8,
-            items: 1,
-            keys: 5,
-        };
-        assert_eq!(bound(plain), expected);
-        assert_eq!(bound(&plain.replace("42", r#"",,,:::[[[{{{""#)), expected);
-        let nested = plain.replace("42", "[[1,2],[]]");
-        // Three brackets and two commas between items more (the empty array counts one).
-        let expected = SizeBound {
-            values: 13,
-            items: 3,
-            keys: 5,
-        };
-        assert_eq!(bound(&nested), expected);
-        assert_eq!(counted(&nested).values, 12);
-        // Many items and few keys, or the reverse, are told apart.
-        let numbers = format!("[{}]", vec!["1"; 20_000].join(","));
-        let bound = bound(&plain.replace("42", &numbers));
-        assert_eq!((bound.items, bound.keys), (20_000, 5));
-        assert!(InputLimits::default().admits(bound));
-    }
-
-    #[test]
-    fn a_body_is_surely_within_the_limits_by_its_length_or_its_tally() {
-        let body = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"tags":[1,2,3,4]}}}"#;
-        let within = |limits: InputLimits| quick_request(body.as_bytes(), &limits).map(|r| r.1);
-        let tight = InputLimits::default().max_array_items(3);
-        assert!(tight.check_bytes(body.as_bytes()).is_some());
-        assert_eq!(within(tight), Some(false));
-        assert_eq!(within(tight.max_array_items(4)), Some(true));
-        // Too short to hold more values than the limit: not tallied, and within.
-        assert_eq!(
-            within(InputLimits::default().max_values(body.len())),
-            Some(true)
-        );
-        // Twelve values: seven member values, four items and the root.
-        assert_eq!(within(InputLimits::default().max_values(12)), Some(true));
-        let fewer = InputLimits::default().max_values(11);
-        assert!(fewer.check_bytes(body.as_bytes()).is_some());
-        assert_eq!(within(fewer), Some(false));
-    }
-
     #[test]
     fn surrogate_escapes_and_batches_take_the_full_check_in_the_same_pass() {
         for body in [
@@ -778,21 +507,6 @@ mod tests {
         ] {
             let quick = quick(body).unwrap_or_else(|| panic!("read quickly: {body}"));
             assert_agrees_with_the_full_check(body, &quick);
-        }
-    }
-
-    #[test]
-    fn the_revision_is_read_from_meta() {
-        let body = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[1,{"a":2}],"_meta":{"other":{},"io.modelcontextprotocol/protocolVersion":"v999.0.0"}}}"#;
-        assert_eq!(named_revision(body).as_deref(), Some("v999.0.0"));
-        for body in [
-            &br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#[..],
-            br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":5}}"#,
-            br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}"#,
-            br#"{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28""#,
-            b"[1,2]",
-        ] {
-            assert_eq!(named_revision(body), None, "{}", String::from_utf8_lossy(body));
         }
     }
 }
