@@ -83,13 +83,14 @@ static HEAVY_JOBS: LazyLock<Semaphore> = LazyLock::new(|| {
 /// Runs `work` that keeps a core busy for a while (reading or checking a large input) like
 /// [`run_blocking`], a few at a time: ten of them on ten threads would share the cores fairly
 /// with the light calls and slow those tenfold.
+#[cfg(feature = "http")]
 pub(crate) async fn run_heavy<R: Send + 'static>(
     work: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, ToolError> {
     unbox(run_heavy_erased(Box::new(move || Box::new(work()) as Erased)).await)
 }
 
-/// [`run_heavy`] of work whose result is boxed.
+/// `run_heavy` of work whose result is boxed.
 pub(crate) async fn run_heavy_erased(work: ErasedWork) -> Result<Erased, ToolError> {
     // The semaphore is never closed; without a permit the work would merely run at once.
     let _turn = HEAVY_JOBS.acquire().await;
