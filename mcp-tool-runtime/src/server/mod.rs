@@ -168,16 +168,17 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         let tool = self.lookup(&registry, name, None)?;
         let scope = CallScope::detached();
         let limit = self.inner.default_timeout;
-        let outcome = self
-            .run_call(
-                &registry,
-                tool,
-                arguments.map(Arguments::new).as_ref(),
-                None,
-                &scope,
-                limit,
-            )
-            .await;
+        let arguments = arguments.map(Arguments::new);
+        let arguments = arguments.as_ref();
+        // Awaited in place without middleware: nothing moves this future, so the box
+        // `run_call` makes for rmcp would only cost its allocation (291 instructions, P1).
+        let outcome = if self.inner.middleware.is_empty() {
+            let state = &self.inner.state;
+            registry.run(state, tool, arguments, &scope, limit).await
+        } else {
+            self.run_call(&registry, tool, arguments, None, &scope, limit)
+                .await
+        };
         Ok(outcome.into_result())
     }
 
