@@ -10,8 +10,8 @@ use bytes::Bytes;
 use http::request::Parts;
 use http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
-use http_body_util::{BodyExt, Full, Limited};
-use rmcp::model::{ClientRequest, ErrorCode, GetMeta, JsonRpcMessage, RequestId};
+use http_body_util::{BodyExt, Full};
+use rmcp::model::{ErrorCode, RequestId};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -19,21 +19,22 @@ use serde_json::json;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use super::super::jsonrpc::{self, Inbound};
-use super::super::oversized::{self, Screen};
+use super::super::jsonrpc;
 use super::super::release::InputBytes;
 use super::auth::insufficient_scope;
 use super::guard::{HttpGuard, HttpGuardLayer};
 use super::in_flight::{Claim, InFlight};
 use super::release::release_memory;
-use super::reply::{HttpResponse, OVERLOADED_CODE, full, json_reply, reject, reject_request};
+use super::reply::{HttpResponse, OVERLOADED_CODE, json_reply, reject};
 use super::resource::{Challenge, ResourceMetadata};
+use super::screen::{
+    Screened, header_is_stateless, internal_failure, is_plain_rejection, screen, with_json_rpc_body,
+};
 use super::sessions::{CountedSessions, SessionCap, SessionOwners};
-use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
-use crate::error::ToolError;
+use super::{HttpOptions, text};
 use crate::input::InputLimits;
 use crate::large::LARGE_BODY_BYTES;
-use crate::server::{Handoff, McpServer};
+use crate::server::McpServer;
 use crate::tool::{BoxFuture, Principal, run_heavy};
 
 /// How long a client refused past the session cap is told to wait: places free up as
@@ -41,10 +42,6 @@ use crate::tool::{BoxFuture, Principal, run_heavy};
 const SESSION_RETRY_AFTER_SECS: u64 = 30;
 /// The header that names a session.
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
-/// The most of a plain-text rejection from rmcp that is kept as its detail.
-const REJECTION_DETAIL_BYTES: usize = 4096;
-/// How rmcp's service starts the text of its answer to a body it could not read.
-const RMCP_UNREADABLE_BODY: &str = "fail to deserialize request body";
 
 /// The MCP endpoint of a server as a tower `Service`: the guard of [`HttpOptions`] in front
 /// of rmcp's Streamable HTTP service. Mount it in a router of your own, beside your routes;
@@ -504,152 +501,6 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
     }
 }
 
-/// The answer when a large body could not be screened (no thread could be started for it).
-#[cold]
-fn internal_failure(error: &ToolError) -> HttpResponse {
-    tracing::error!(error = ?error.internal_detail(), "could not screen a request body");
-    reject(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        ErrorCode::INTERNAL_ERROR,
-        text::BODY_NOT_SCREENED.to_string(),
-        json!({}),
-        &[],
-    )
-}
-
-/// Whether the `MCP-Protocol-Version` header names a revision without the handshake.
-fn header_is_stateless(parts: &Parts) -> bool {
-    parts
-        .headers
-        .get(PROTOCOL_VERSION_HEADER)
-        .and_then(|version| version.to_str().ok())
-        .is_some_and(jsonrpc::is_stateless)
-}
-
-/// What the endpoint needs to know of the message a POST carries.
-#[derive(Default)]
-struct Screened {
-    /// The id of a request.
-    id: Option<RequestId>,
-    /// Whether it is `initialize`.
-    initialize: bool,
-    /// Whether it follows the HTTP rules of revision 2026-07-28, as rmcp decides it: its
-    /// `_meta` names a revision, or its header names 2026-07-28 or later. Its errors then
-    /// carry its id, and their HTTP status follows the code (-32601 is a 404).
-    stateless: bool,
-    /// The body, when only its envelope was read (see `jsonrpc::quick_request`): should
-    /// rmcp fail to read it, the full check answers in rmcp's place.
-    quick: Option<Bytes>,
-    /// What the server is to get beside a `tools/call`: its arguments, read here and left
-    /// out of the body rmcp reads, or their refusal.
-    handoff: Option<Handoff>,
-    /// The tool a `tools/call` names, whose scopes the caller's token must grant.
-    tool: Option<String>,
-}
-
-/// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
-/// answer. Malformed messages are 400; a well-formed request for an unknown method or with
-/// wrong params is answered like any other request (200), except that a method the
-/// request's revision lacks is a 404 under the rules of 2026-07-28 (`stateless_header`: the
-/// header names that revision or a later one).
-fn screen(
-    bytes: Bytes,
-    limits: &InputLimits,
-    stateless_header: bool,
-) -> Result<(Bytes, Screened), HttpResponse> {
-    // A large body is read whole here, once, so that rmcp reads it without its arguments
-    // (`Screened::handoff`): rmcp would copy them three times over. A smaller one gets the
-    // quick read, which also bounds its sizes: within the limits by those, it is read once
-    // before rmcp reads it; past them, the limit pass says what is over.
-    let quick = if bytes.len() <= LARGE_BODY_BYTES {
-        jsonrpc::quick_request(&bytes, limits)
-    } else {
-        None
-    };
-    let screen = match &quick {
-        Some((_, true)) => Screen::Pass,
-        _ => oversized::screen(&bytes, limits),
-    };
-    let (bytes, inbound) = match screen {
-        Screen::Pass => {
-            if let Some((quick, _)) = quick {
-                let screened = Screened {
-                    id: Some(quick.id),
-                    initialize: quick.initialize,
-                    stateless: stateless_header || quick.names_revision,
-                    quick: Some(bytes.clone()),
-                    handoff: None,
-                    tool: quick.tool,
-                };
-                return Ok((bytes, screened));
-            }
-            let inbound = jsonrpc::classify(&bytes);
-            (bytes, inbound)
-        }
-        Screen::Replace(stand_in) => {
-            let (stand_in, inbound) = stand_in.classify();
-            (Bytes::from(stand_in), inbound)
-        }
-        Screen::Answer(inbound) => (bytes, inbound),
-    };
-    match inbound {
-        Inbound::Deliver(mut message) => {
-            let initialize = jsonrpc::is_initialize(&message);
-            let handoff = jsonrpc::take_handoff(&mut message);
-            // What rmcp reads is the message as checked: lone surrogates replaced, and its
-            // `arguments` handed over beside it (see `server::Handoff`).
-            let bytes = serde_json::to_vec(&*message).map_or(bytes, Bytes::from);
-            let (id, names_revision, tool) = match *message {
-                JsonRpcMessage::Request(request) => (
-                    Some(request.id),
-                    request.request.get_meta().protocol_version().is_some(),
-                    match request.request {
-                        ClientRequest::CallToolRequest(call) => Some(call.params.name.into()),
-                        _ => None,
-                    },
-                ),
-                _ => (None, false, None),
-            };
-            let screened = Screened {
-                id,
-                initialize,
-                stateless: stateless_header || names_revision,
-                quick: None,
-                handoff,
-                tool,
-            };
-            Ok((bytes, screened))
-        }
-        Inbound::Reply(answer) => {
-            let stateless = stateless_header || jsonrpc::named_revision(&bytes).is_some();
-            Err(reply_to_message(&answer, stateless))
-        }
-        Inbound::Ignore(why) => {
-            tracing::debug!(%why, "ignored a malformed notification");
-            let mut response = HttpResponse::new(full(Bytes::new()));
-            *response.status_mut() = StatusCode::ACCEPTED;
-            Err(response)
-        }
-    }
-}
-
-/// The JSON-RPC error `answer` to a message: 400 for a malformed one; for a request under
-/// the rules of 2026-07-28 (`stateless`), 404 for a method not found, as rmcp answers such
-/// a request's errors; 200 otherwise, as the revisions before have it.
-#[cold]
-fn reply_to_message(answer: &serde_json::Value, stateless: bool) -> HttpResponse {
-    let code = answer["error"]["code"].as_i64().unwrap_or_default();
-    let is = |expected: ErrorCode| code == i64::from(expected.0);
-    let status = if is(ErrorCode::PARSE_ERROR) || is(ErrorCode::INVALID_REQUEST) {
-        StatusCode::BAD_REQUEST
-    } else if stateless && is(ErrorCode::METHOD_NOT_FOUND) {
-        StatusCode::NOT_FOUND
-    } else {
-        StatusCode::OK
-    };
-    json_reply(status, answer)
-}
-
 /// `response` with `claim` held until its body is sent or dropped: a stateful answer is a
 /// stream that ends once the request is answered, and a client that leaves drops it.
 fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
@@ -661,55 +512,4 @@ fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
         })
         .boxed()
     })
-}
-
-/// Whether `response` is one of rmcp's plain-text rejections.
-fn is_plain_rejection(response: &HttpResponse) -> bool {
-    // Most answers are not client errors: their headers need no look.
-    if !response.status().is_client_error() {
-        return false;
-    }
-    let content_type = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or_default();
-    let structured = content_type.starts_with("application/json")
-        || content_type.starts_with("text/event-stream");
-    !structured
-}
-
-/// rmcp's own rejections (an unknown session, a wrong `Content-Type` or `Accept`) have
-/// plain-text bodies; they get a JSON-RPC error body like every other rejection, keeping
-/// rmcp's status and headers, and the request's id under the rules of 2026-07-28. A body
-/// that only had its envelope read and that rmcp could not read (`quick`) is answered by
-/// the full check instead, as if it had had it.
-async fn with_json_rpc_body(response: HttpResponse, screened: &Screened) -> HttpResponse {
-    let (parts, body) = response.into_parts();
-    // rmcp's rejection texts are one short sentence; a longer body is not one of them.
-    let detail = match Limited::new(body, REJECTION_DETAIL_BYTES).collect().await {
-        Ok(collected) => String::from_utf8_lossy(&collected.to_bytes()).into_owned(),
-        Err(_) => String::new(),
-    };
-    let quick = screened.quick.as_ref();
-    if let Some(bytes) = quick.filter(|_| detail.starts_with(RMCP_UNREADABLE_BODY))
-        && let Inbound::Reply(answer) = jsonrpc::classify(bytes)
-    {
-        return reply_to_message(&answer, screened.stateless);
-    }
-    let message = text::http_transport_rejection(parts.status, &detail);
-    let data = json!({"detail": detail});
-    let id = screened
-        .id
-        .as_ref()
-        .filter(|_| screened.stateless)
-        .map(|id| json!(id));
-    let code = ErrorCode::INVALID_REQUEST;
-    let mut rejection = reject_request(id.as_ref(), parts.status, code, message, data, &[]);
-    for (name, value) in &parts.headers {
-        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
-            rejection.headers_mut().insert(name.clone(), value.clone());
-        }
-    }
-    rejection
 }

@@ -22,6 +22,7 @@ mod options;
 mod release;
 mod reply;
 mod resource;
+mod screen;
 mod sessions;
 mod text;
 mod watchdog;
