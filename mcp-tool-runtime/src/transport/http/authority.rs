@@ -23,6 +23,8 @@ fn split_host(authority: &str) -> (&str, Option<&str>) {
 
 /// A request's `host[:port]`, or `None` when it is anything more: userinfo, a path, a port
 /// that is not a number, text after an IPv6 literal. An empty port (`host:`) is no port.
+/// Read byte by byte: every byte allowed is ASCII, so a multi-byte character fails as it
+/// would as a `char`, without being decoded.
 fn parse_authority(authority: &str) -> Option<(&str, Option<&str>)> {
     let (host, port) = match authority.strip_prefix('[') {
         Some(rest) => {
@@ -33,16 +35,16 @@ fn parse_authority(authority: &str) -> Option<(&str, Option<&str>)> {
                 Some(tail.strip_prefix(':')?)
             };
             let literal = host
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.');
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
             literal.then_some((host, port))?
         }
         None => {
             let (host, port) = authority
                 .split_once(':')
                 .map_or((authority, None), |(host, port)| (host, Some(port)));
-            let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_');
-            host.chars().all(name_char).then_some((host, port))?
+            let name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_');
+            host.bytes().all(name_byte).then_some((host, port))?
         }
     };
     let port = port.filter(|port| !port.is_empty());
@@ -51,17 +53,69 @@ fn parse_authority(authority: &str) -> Option<(&str, Option<&str>)> {
     (!host.is_empty() && numeric).then_some((host, port))
 }
 
-pub(super) fn host_allowed(host: &str, allowed: &[String]) -> bool {
-    let Some((name, port)) = parse_authority(host) else {
-        return false;
-    };
-    allowed.iter().any(|entry| {
-        if entry == "*" {
-            return true;
-        }
-        let (entry_name, entry_port) = split_host(entry);
-        entry_name.eq_ignore_ascii_case(name) && (entry_port.is_none() || entry_port == port)
-    })
+/// The `Host` allowlist: its entries as the operator wrote them (the answers list them),
+/// split once, when set. Splitting every entry on every request was a third of the Host
+/// check (282 of its 860 instructions a call with the three default entries, callgrind).
+#[derive(Clone)]
+pub(super) struct AllowedHosts {
+    entries: Vec<String>,
+    rules: Vec<HostRule>,
+}
+
+/// One allowlist entry, split.
+#[derive(Clone)]
+enum HostRule {
+    /// `*`.
+    Any,
+    /// A name (or IPv6 address), with the one port allowed if the entry names one.
+    Host { name: String, port: Option<String> },
+}
+
+impl AllowedHosts {
+    pub(super) fn new(entries: Vec<String>) -> Self {
+        let rules = entries
+            .iter()
+            .map(|entry| {
+                if entry == "*" {
+                    return HostRule::Any;
+                }
+                let (name, port) = split_host(entry);
+                HostRule::Host {
+                    name: name.to_string(),
+                    port: port.map(str::to_string),
+                }
+            })
+            .collect();
+        Self { entries, rules }
+    }
+
+    /// The entries as configured.
+    pub(super) fn entries(&self) -> &[String] {
+        &self.entries
+    }
+
+    /// Whether a request's `host` (its `Host` header or its target's authority) is allowed.
+    pub(super) fn allow(&self, host: &str) -> bool {
+        let Some((name, port)) = parse_authority(host) else {
+            return false;
+        };
+        self.rules.iter().any(|rule| match rule {
+            HostRule::Any => true,
+            HostRule::Host {
+                name: entry_name,
+                port: entry_port,
+            } => {
+                entry_name.eq_ignore_ascii_case(name)
+                    && (entry_port.is_none() || entry_port.as_deref() == port)
+            }
+        })
+    }
+}
+
+impl std::fmt::Debug for AllowedHosts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.entries.fmt(f)
+    }
 }
 
 fn default_port(scheme: &str) -> Option<&'static str> {
@@ -106,6 +160,10 @@ mod tests {
 
     fn list(entries: &[&str]) -> Vec<String> {
         entries.iter().map(|entry| entry.to_string()).collect()
+    }
+
+    fn host_allowed(host: &str, allowed: &[String]) -> bool {
+        AllowedHosts::new(allowed.to_vec()).allow(host)
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http::request::Parts;
-use http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
+use http::{HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
 use http_body_util::{BodyExt, Full};
 use rmcp::model::{ErrorCode, RequestId};
@@ -23,15 +23,14 @@ use super::super::jsonrpc;
 use super::super::release::InputBytes;
 use super::auth::insufficient_scope;
 use super::guard::{HttpGuard, HttpGuardLayer};
+use super::headers::HeadFlags;
 use super::in_flight::{Claim, InFlight};
 use super::release::release_memory;
 use super::reply::{HttpResponse, OVERLOADED_CODE, json_reply, reject};
 use super::resource::{Challenge, ResourceMetadata};
-use super::screen::{
-    Screened, header_is_stateless, internal_failure, is_plain_rejection, screen, with_json_rpc_body,
-};
+use super::screen::{Screened, internal_failure, is_plain_rejection, screen, with_json_rpc_body};
 use super::sessions::{CountedSessions, SessionCap, SessionOwners};
-use super::{HttpOptions, text};
+use super::{HttpOptions, SESSION_HEADER, text};
 use crate::input::InputLimits;
 use crate::large::LARGE_BODY_BYTES;
 use crate::server::McpServer;
@@ -40,8 +39,6 @@ use crate::tool::{BoxFuture, Principal, run_heavy};
 /// How long a client refused past the session cap is told to wait: places free up as
 /// clients close sessions or leave them idle, which takes seconds to minutes.
 const SESSION_RETRY_AFTER_SECS: u64 = 30;
-/// The header that names a session.
-const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// The MCP endpoint of a server as a tower `Service`: the guard of [`HttpOptions`] in front
 /// of rmcp's Streamable HTTP service. Mount it in a router of your own, beside your routes;
@@ -155,7 +152,7 @@ impl<S: Send + Sync + 'static> HttpService<S> {
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         match self.guarded.admit(request).await {
-            Ok((parts, body)) => self.guarded.inner().state.handle(parts, body).await,
+            Ok((parts, body, flags)) => self.guarded.inner().state.handle(parts, body, flags).await,
             Err(rejection) => rejection,
         }
     }
@@ -270,19 +267,22 @@ impl<S: Send + Sync + 'static> Service<Request<Full<Bytes>>> for Endpoint<S> {
     fn call(&mut self, request: Request<Full<Bytes>>) -> Self::Future {
         let state = Arc::clone(&self.state);
         let (parts, body) = request.into_parts();
+        let flags = HeadFlags::of(&parts.headers);
         Box::pin(async move {
             let bytes = match body.collect().await {
                 Ok(collected) => collected.to_bytes(),
                 Err(never) => match never {},
             };
-            Ok(state.handle(parts, bytes).await)
+            Ok(state.handle(parts, bytes, flags).await)
         })
     }
 }
 
 impl<S: Send + Sync + 'static> EndpointState<S> {
-    async fn handle(&self, parts: Parts, body: Bytes) -> HttpResponse {
-        let (request, screened) = match self.admit(parts, body).await {
+    /// Serves a request the guard admitted, `flags` read from its headers.
+    async fn handle(&self, parts: Parts, body: Bytes, flags: HeadFlags) -> HttpResponse {
+        let in_session = flags.in_session;
+        let (request, screened) = match self.admit(parts, body, flags.version_is_stateless).await {
             Ok(admitted) => admitted,
             Err(rejection) => return rejection,
         };
@@ -292,12 +292,12 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         {
             return rejection;
         }
-        let claim = match self.claim(&request, screened.id.as_ref()) {
+        let claim = match self.claim(&request, in_session, screened.id.as_ref()) {
             Ok(claim) => claim,
             Err(rejection) => return rejection,
         };
         // Held until rmcp has stored the session it opens.
-        let opening = if self.opens_session(&request, &screened) {
+        let opening = if screened.initialize && !self.stateless && !in_session {
             match self.session_cap.reserve(&self.sessions).await {
                 Some(opening) => Some(opening),
                 None => return self.too_many_sessions(screened.id.as_ref()),
@@ -332,10 +332,10 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         &self,
         mut parts: Parts,
         bytes: Bytes,
+        stateless: bool,
     ) -> Result<(Request<Full<Bytes>>, Screened), HttpResponse> {
         self.check_session(&parts).await?;
         self.body_bytes.add(bytes.len());
-        let stateless = header_is_stateless(&parts);
         let (bytes, mut screened) =
             if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
                 // Reading a large body into JSON takes a while; off the executor, it delays no
@@ -383,7 +383,7 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
                 &[],
             ));
         }
-        let Some(tool) = screened.tool.as_deref() else {
+        let Some(tool) = screened.tool() else {
             return Ok(());
         };
         let registry = self.server.registry();
@@ -448,11 +448,6 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         ))
     }
 
-    /// Whether rmcp would open a session for `request`: an `initialize` outside any.
-    fn opens_session(&self, request: &Request<Full<Bytes>>, screened: &Screened) -> bool {
-        screened.initialize && !self.stateless && !request.headers().contains_key(SESSION_HEADER)
-    }
-
     /// The answer to an `initialize` past the session cap, with its id.
     #[cold]
     fn too_many_sessions(&self, id: Option<&RequestId>) -> HttpResponse {
@@ -473,13 +468,17 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         response
     }
 
-    /// Claims the id of a request made within a session, until its answer is sent; `Err`
-    /// answers a request whose id is already in flight there.
+    /// Claims the id of a request made within a session (`in_session`: it names one), until
+    /// its answer is sent; `Err` answers a request whose id is already in flight there.
     fn claim(
         &self,
         request: &Request<Full<Bytes>>,
+        in_session: bool,
         id: Option<&RequestId>,
     ) -> Result<Option<Claim>, HttpResponse> {
+        if !in_session {
+            return Ok(None);
+        }
         let session = request.headers().get(SESSION_HEADER);
         let (Some(session), Some(id)) = (session.and_then(|s| s.to_str().ok()), id) else {
             return Ok(None);

@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http::request::Parts;
-use http::{Method, Request, StatusCode, header};
+use http::{HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, Limited};
 use rmcp::model::ErrorCode;
@@ -18,10 +18,10 @@ use tower_service::Service;
 
 use super::super::jsonrpc;
 use super::auth::authenticate;
-use super::authority::{host_allowed, origin_allowed};
-use super::headers::single_header;
+use super::authority::origin_allowed;
+use super::headers::{Head, HeadFlags};
 use super::reply::{HttpResponse, forbidden, reject, reject_request};
-use super::{HttpOptions, PROTOCOL_VERSION_HEADER, text};
+use super::{HttpOptions, text};
 use crate::render::echoed_datum;
 use crate::server::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::tool::BoxFuture;
@@ -116,7 +116,7 @@ where
         let options = Arc::clone(&self.options);
         Box::pin(async move {
             match admit(&options, request).await {
-                Ok((parts, body)) => {
+                Ok((parts, body, _)) => {
                     inner
                         .call(Request::from_parts(parts, Full::new(body)))
                         .await
@@ -131,7 +131,10 @@ impl<T> HttpGuard<T> {
     /// The guard's rules on `request` (see [`admit`]), for a caller that then serves it with
     /// [`Self::inner`] itself: the listener does, so that a request's future is not boxed
     /// twice.
-    pub(super) async fn admit<B>(&self, request: Request<B>) -> Result<(Parts, Bytes), HttpResponse>
+    pub(super) async fn admit<B>(
+        &self,
+        request: Request<B>,
+    ) -> Result<(Parts, Bytes, HeadFlags), HttpResponse>
     where
         B: Body<Data = Bytes>,
         B::Error: Into<BoxError>,
@@ -145,19 +148,25 @@ impl<T> HttpGuard<T> {
     }
 }
 
-/// The request's head and whole body, or the answer that stops it here. The rules go in
-/// their documented order; the first one broken answers.
+/// The request's head and whole body, with what the endpoint needs of its headers, or the
+/// answer that stops it here. The rules go in their documented order; the first one broken
+/// answers.
 async fn admit<B>(
     options: &HttpOptions,
     request: Request<B>,
-) -> Result<(Parts, Bytes), HttpResponse>
+) -> Result<(Parts, Bytes, HeadFlags), HttpResponse>
 where
     B: Body<Data = Bytes>,
     B::Error: Into<BoxError>,
 {
     let (mut parts, body) = request.into_parts();
-    check_host(options, &parts)
-        .and_then(|()| check_origin(options, &parts))
+    let head = Head::read(&parts.headers);
+    let flags = head.flags();
+    // The version is checked before the body, but answered after it is read: a request that
+    // names its revision in `_meta` gets the answer of that revision, with its id.
+    let unsupported = unsupported_version(head.version);
+    check_host(options, &parts, head.host)
+        .and_then(|()| check_origin(options, head.origin))
         .map_err(|rejection| unread_body(logged(rejection, &parts)))?;
     if let Some(verifier) = &options.verifier {
         let principal = authenticate(verifier.as_ref(), &parts, &options.challenge)
@@ -166,15 +175,12 @@ where
         parts.extensions.insert(principal);
     }
     check_method(options, &parts).map_err(|rejection| unread_body(logged(rejection, &parts)))?;
-    // The version is checked before the body, but answered after it is read: a request that
-    // names its revision in `_meta` gets the answer of that revision, with its id.
-    let unsupported = unsupported_version(&parts);
-    let bytes = read_body(options, &parts, body).await;
+    let bytes = read_body(options, head.content_length, body).await;
     if let Some(version) = unsupported {
         let rejection = version_rejection(version, bytes.as_ref().ok());
         return Err(logged(rejection, &parts));
     }
-    Ok((parts, bytes?))
+    Ok((parts, bytes?, flags))
 }
 
 /// A refusal answered before the request's body was read ends its connection, and says so.
@@ -203,13 +209,17 @@ fn logged(rejection: HttpResponse, parts: &Parts) -> HttpResponse {
     rejection
 }
 
-fn check_host(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> {
-    let allowed = &options.allowed_hosts;
-    let Some(host) = request_host(parts, allowed)? else {
+fn check_host(
+    options: &HttpOptions,
+    parts: &Parts,
+    header: Result<Option<&str>, usize>,
+) -> Result<(), HttpResponse> {
+    let allowed = options.allowed_hosts.entries();
+    let Some(host) = request_host(parts, header, allowed)? else {
         let data = json!({"allowedHosts": allowed});
         return Err(forbidden(text::HTTP_HOST_MISSING.to_string(), data));
     };
-    if host_allowed(host, allowed) {
+    if options.allowed_hosts.allow(host) {
         return Ok(());
     }
     let data = json!({"host": echoed_datum(host), "allowedHosts": allowed});
@@ -219,8 +229,12 @@ fn check_host(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> 
 /// The host a request is for: its one `Host` header, which an absolute-form target
 /// (`POST http://host/mcp`) must agree with. Two hosts that differ are two answers to
 /// "which server is this for", and a proxy may act on the other one.
-fn request_host<'r>(parts: &'r Parts, allowed: &[String]) -> Result<Option<&'r str>, HttpResponse> {
-    let header = single_header(parts, header::HOST).map_err(|count| {
+fn request_host<'r>(
+    parts: &'r Parts,
+    header: Result<Option<&'r str>, usize>,
+    allowed: &[String],
+) -> Result<Option<&'r str>, HttpResponse> {
+    let header = header.map_err(|count| {
         let data = json!({"allowedHosts": allowed});
         forbidden(text::http_duplicate_header("Host", count), data)
     })?;
@@ -234,9 +248,12 @@ fn request_host<'r>(parts: &'r Parts, allowed: &[String]) -> Result<Option<&'r s
     }
 }
 
-fn check_origin(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse> {
+fn check_origin(
+    options: &HttpOptions,
+    origin: Result<Option<&str>, usize>,
+) -> Result<(), HttpResponse> {
     let allowed = &options.allowed_origins;
-    let origin = single_header(parts, header::ORIGIN).map_err(|count| {
+    let origin = origin.map_err(|count| {
         let data = json!({"allowedOrigins": allowed});
         forbidden(text::http_duplicate_header("Origin", count), data)
     })?;
@@ -279,10 +296,8 @@ fn check_method(options: &HttpOptions, parts: &Parts) -> Result<(), HttpResponse
 }
 
 /// The `MCP-Protocol-Version` header, when it names a revision this server does not speak.
-fn unsupported_version(parts: &Parts) -> Option<&str> {
-    let version = parts.headers.get(PROTOCOL_VERSION_HEADER)?;
-    let version = version.to_str().unwrap_or("<not text>");
-    (!SUPPORTED_PROTOCOL_VERSIONS.contains(&version)).then_some(version)
+fn unsupported_version(version: Option<&str>) -> Option<&str> {
+    version.filter(|version| !SUPPORTED_PROTOCOL_VERSIONS.contains(version))
 }
 
 /// The 400 for an unsupported `version`. A request that names a revision in its `_meta`
@@ -314,16 +329,18 @@ fn version_rejection(version: &str, body: Option<&Bytes>) -> HttpResponse {
 }
 
 /// The whole body, within the size and time limits.
-async fn read_body<B>(options: &HttpOptions, parts: &Parts, body: B) -> Result<Bytes, HttpResponse>
+async fn read_body<B>(
+    options: &HttpOptions,
+    content_length: Option<&HeaderValue>,
+    body: B,
+) -> Result<Bytes, HttpResponse>
 where
     B: Body<Data = Bytes>,
     B::Error: Into<BoxError>,
 {
     let limit = options.max_body_bytes;
     let mut body = std::pin::pin!(body);
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
+    let declared = content_length
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
     if let Some(length) = declared.filter(|length| *length > limit as u64) {

@@ -27,10 +27,9 @@ mod sessions;
 mod text;
 mod watchdog;
 
-/// The header naming the protocol revision of a request, as a name made once: looked up by
-/// a `&str`, a header name is parsed again on every request.
-const PROTOCOL_VERSION_HEADER: http::HeaderName =
-    http::HeaderName::from_static("mcp-protocol-version");
+/// The header naming a request's session, as a name made once: looked up by a `&str`, a
+/// header name is parsed again on every request.
+const SESSION_HEADER: http::HeaderName = http::HeaderName::from_static("mcp-session-id");
 
 pub use auth::{StaticToken, TokenRejection, TokenVerifier};
 pub use endpoint::HttpService;

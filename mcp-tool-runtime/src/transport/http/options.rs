@@ -6,6 +6,7 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::session::local::SessionConfig;
 
 use super::auth::{StaticToken, TokenVerifier};
+use super::authority::AllowedHosts;
 use super::resource::{Challenge, ProtectedResource};
 
 /// The default body limit: 256 KiB.
@@ -113,7 +114,7 @@ pub struct HttpOptions {
     pub(super) header_timeout: Duration,
     pub(super) body_timeout: Duration,
     pub(super) grace_period: Duration,
-    pub(super) allowed_hosts: Vec<String>,
+    pub(super) allowed_hosts: AllowedHosts,
     pub(super) allowed_origins: Vec<String>,
     pub(super) verifier: Option<Arc<dyn TokenVerifier>>,
     /// The realm and the metadata's URL, as every challenge names them.
@@ -154,7 +155,9 @@ impl Default for HttpOptions {
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             grace_period: DEFAULT_GRACE_PERIOD,
-            allowed_hosts: DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
+            allowed_hosts: AllowedHosts::new(
+                DEFAULT_HOSTS.iter().map(|host| host.to_string()).collect(),
+            ),
             allowed_origins: DEFAULT_ORIGINS.iter().map(|o| o.to_string()).collect(),
             verifier: None,
             challenge: Challenge {
@@ -184,7 +187,7 @@ impl HttpOptions {
     pub fn from_env() -> Self {
         let mut options = Self::default();
         if let Some(hosts) = env_list("MCP_ALLOWED_HOSTS") {
-            options.allowed_hosts = hosts;
+            options.allowed_hosts = AllowedHosts::new(hosts);
         }
         if let Some(origins) = env_list("MCP_ALLOWED_ORIGINS") {
             options.allowed_origins = origins;
@@ -277,7 +280,7 @@ impl HttpOptions {
 
     /// The `Host` values accepted: names (`localhost`), `name:port`, or `*` for any.
     pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self.allowed_hosts = AllowedHosts::new(hosts.into_iter().map(Into::into).collect());
         self
     }
 

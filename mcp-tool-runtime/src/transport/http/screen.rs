@@ -3,7 +3,6 @@
 //! JSON-RPC body like every other refusal.
 
 use bytes::Bytes;
-use http::request::Parts;
 use http::{StatusCode, header};
 use http_body_util::{BodyExt, Limited};
 use rmcp::model::{ClientRequest, ErrorCode, GetMeta, JsonRpcMessage, RequestId};
@@ -12,7 +11,7 @@ use serde_json::json;
 use super::super::jsonrpc::{self, Inbound};
 use super::super::oversized::{self, Screen};
 use super::reply::{HttpResponse, full, json_reply, reject, reject_request};
-use super::{PROTOCOL_VERSION_HEADER, text};
+use super::text;
 use crate::error::ToolError;
 use crate::input::InputLimits;
 use crate::large::LARGE_BODY_BYTES;
@@ -36,15 +35,6 @@ pub(super) fn internal_failure(error: &ToolError) -> HttpResponse {
     )
 }
 
-/// Whether the `MCP-Protocol-Version` header names a revision without the handshake.
-pub(super) fn header_is_stateless(parts: &Parts) -> bool {
-    parts
-        .headers
-        .get(PROTOCOL_VERSION_HEADER)
-        .and_then(|version| version.to_str().ok())
-        .is_some_and(jsonrpc::is_stateless)
-}
-
 /// What the endpoint needs to know of the message a POST carries.
 #[derive(Default)]
 pub(super) struct Screened {
@@ -62,8 +52,17 @@ pub(super) struct Screened {
     /// What the server is to get beside a `tools/call`: its arguments, read here and left
     /// out of the body rmcp reads, or their refusal.
     pub(super) handoff: Option<Handoff>,
-    /// The tool a `tools/call` names, whose scopes the caller's token must grant.
-    pub(super) tool: Option<String>,
+    /// The tool a `tools/call` names, whose scopes the caller's token must grant: UTF-8,
+    /// a slice of the body when the quick read found it (copying it out cost an allocation
+    /// on every call, read only when a token names the caller).
+    tool: Option<Bytes>,
+}
+
+impl Screened {
+    /// The tool a `tools/call` names.
+    pub(super) fn tool(&self) -> Option<&str> {
+        std::str::from_utf8(self.tool.as_deref()?).ok()
+    }
 }
 
 /// A POST body checked like a stdio line (the `jsonrpc` module): the body for rmcp, or the
@@ -98,7 +97,8 @@ pub(super) fn screen(
                     stateless: stateless_header || quick.names_revision,
                     quick: Some(bytes.clone()),
                     handoff: None,
-                    tool: quick.tool,
+                    // The quick read borrows `bytes`: its name is a slice of them.
+                    tool: quick.tool.map(|tool| bytes.slice_ref(tool.as_bytes())),
                 };
                 return Ok((bytes, screened));
             }
@@ -123,7 +123,9 @@ pub(super) fn screen(
                     Some(request.id),
                     request.request.get_meta().protocol_version().is_some(),
                     match request.request {
-                        ClientRequest::CallToolRequest(call) => Some(call.params.name.into()),
+                        ClientRequest::CallToolRequest(call) => {
+                            Some(Bytes::from(String::from(call.params.name)))
+                        }
                         _ => None,
                     },
                 ),
