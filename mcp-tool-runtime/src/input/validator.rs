@@ -8,7 +8,7 @@ use super::wire::{declared_order, wire_path};
 use crate::error::{
     ArgPath, Found, LengthUnit, NumberRange, StringFormat, Violation, ViolationKind, kept_received,
 };
-use crate::schema::{SchemaDoc, describe};
+use crate::schema::{SchemaDoc, describe, member};
 
 /// `validator`'s errors as violations, the kept ones ordered as the arguments are declared.
 /// `arguments` is what the errors are about, as sent: its property names are the ones to use.
@@ -92,7 +92,7 @@ fn violation(error: &ValidationError, path: &ArgPath, doc: &SchemaDoc<'_>) -> Vi
         "regex" => {
             let schema = schema();
             match schema
-                .and_then(|s| s.get("pattern"))
+                .and_then(|s| member(s, "pattern"))
                 .and_then(Value::as_str)
             {
                 Some(pattern) => ViolationKind::Pattern {
@@ -153,5 +153,5 @@ fn length(error: &ValidationError, received: Option<&Value>) -> ViolationKind {
 
 /// The first of a schema's `examples`.
 pub(super) fn first_example(schema: &Value) -> Option<Value> {
-    schema.get("examples")?.as_array()?.first().cloned()
+    member(schema, "examples")?.as_array()?.first().cloned()
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::spec::InputSpec;
 use crate::error::{ArgPath, PathSegment};
-use crate::schema::{SchemaDoc, item_schema};
+use crate::schema::{SchemaDoc, find, item_schema, member};
 
 /// serde's `rename_all` conversions of a snake_case field name, most common first.
 const CONVERSIONS: &[fn(&str) -> String] = &[
@@ -35,7 +35,7 @@ pub(super) fn wire_path(
     for (step, segment) in path.segments().iter().enumerate() {
         match segment {
             PathSegment::Key(field) => {
-                let properties = node.and_then(|n| n.get("properties")?.as_object());
+                let properties = node.and_then(|n| member(n, "properties")?.as_object());
                 let renamed = wire.is_root().then(|| spec.renamed(field)).flatten();
                 let holding = received.filter(|_| step == last);
                 let name = renamed
@@ -45,9 +45,9 @@ pub(super) fn wire_path(
                     .unwrap_or_else(|| field.to_string());
                 if step < last {
                     node = properties
-                        .and_then(|p| p.get(&name))
+                        .and_then(|p| find(p, &name))
                         .map(|n| doc.non_null(n));
-                    value = value.and_then(|v| v.get(&name));
+                    value = value.and_then(|v| member(v, &name));
                 }
                 wire = wire.key(name);
             }
@@ -89,9 +89,9 @@ pub(super) fn declared_order(doc: &SchemaDoc<'_>, path: &ArgPath) -> Vec<usize> 
     for (step, segment) in path.segments().iter().enumerate() {
         let (position, next) = match segment {
             PathSegment::Key(name) => {
-                let properties = node.and_then(|n| n.get("properties")?.as_object());
+                let properties = node.and_then(|n| member(n, "properties")?.as_object());
                 let position = properties.and_then(|p| p.keys().position(|key| key == name));
-                (position, properties.and_then(|p| p.get(name)))
+                (position, properties.and_then(|p| find(p, name)))
             }
             PathSegment::Index(index) => (Some(*index), node.and_then(|n| item_schema(n, *index))),
         };
@@ -105,13 +105,13 @@ pub(super) fn declared_order(doc: &SchemaDoc<'_>, path: &ArgPath) -> Vec<usize> 
 /// The property at this level that `field` stands for, as it is or under a case conversion.
 fn wire_key(properties: Option<&Map<String, Value>>, field: &str) -> Option<String> {
     let properties = properties?;
-    if properties.contains_key(field) {
+    if find(properties, field).is_some() {
         return Some(field.to_string());
     }
     CONVERSIONS
         .iter()
         .map(|convert| convert(field))
-        .find(|name| properties.contains_key(name))
+        .find(|name| find(properties, name).is_some())
 }
 
 fn pascal_case(field: &str) -> String {

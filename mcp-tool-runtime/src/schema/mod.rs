@@ -20,7 +20,8 @@ mod strict;
 pub(crate) use close::close_nested_objects;
 pub(crate) use describe::{describe, number_range, signature, union_types};
 pub(crate) use doc::{
-    SchemaDoc, constants_of, declared_types, is_map, is_null_schema, item_schema, required_names,
+    SchemaDoc, constants_of, declared_types, find, is_map, is_null_schema, item_schema, member,
+    required_names,
 };
 pub(crate) use elicit::elicitation_form;
 pub(crate) use generate::{input_schema, is_object_schema, output_schema};

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{ArgPath, PathSegment, Violation, ViolationKind};
-use crate::schema::{SchemaDoc, required_names};
+use crate::schema::{SchemaDoc, find, member, required_names};
 
 /// Deepest schema nesting a placeholder is built for.
 const MAX_DEPTH: usize = 16;
@@ -87,19 +87,19 @@ fn placeholder(doc: &SchemaDoc<'_>, schema: &Value, depth: usize) -> Option<Valu
         return None;
     }
     let schema = doc.non_null(schema);
-    if let Some(value) = schema.get("default").or_else(|| schema.get("const")) {
+    if let Some(value) = member(schema, "default").or_else(|| member(schema, "const")) {
         return Some(value.clone());
     }
-    if let Some(first) = schema.get("enum").and_then(|e| e.as_array()?.first()) {
+    if let Some(first) = member(schema, "enum").and_then(|e| e.as_array()?.first()) {
         return Some(first.clone());
     }
     if let Some(first) = ["anyOf", "oneOf"]
         .iter()
-        .find_map(|k| schema.get(*k)?.as_array()?.first())
+        .find_map(|k| member(schema, k)?.as_array()?.first())
     {
         return placeholder(doc, first, depth + 1);
     }
-    match schema.get("type").and_then(Value::as_str)? {
+    match member(schema, "type").and_then(Value::as_str)? {
         "null" => Some(Value::Null),
         "boolean" => Some(Value::Bool(false)),
         "integer" | "number" => Some(number(schema)),
@@ -112,13 +112,11 @@ fn placeholder(doc: &SchemaDoc<'_>, schema: &Value, depth: usize) -> Option<Valu
 
 /// Zero, or the bound nearest to it.
 fn number(schema: &Value) -> Value {
-    let bound = |key: &str| schema.get(key).filter(|b| b.is_number()).cloned();
-    let above_zero = schema
-        .get("minimum")
+    let bound = |key: &str| member(schema, key).filter(|b| b.is_number()).cloned();
+    let above_zero = member(schema, "minimum")
         .and_then(Value::as_f64)
         .is_some_and(|min| min > 0.0);
-    let below_zero = schema
-        .get("maximum")
+    let below_zero = member(schema, "maximum")
         .and_then(Value::as_f64)
         .is_some_and(|max| max < 0.0);
     match (above_zero, below_zero) {
@@ -130,7 +128,7 @@ fn number(schema: &Value) -> Value {
 }
 
 fn string(schema: &Value) -> Value {
-    let format = schema.get("format").and_then(Value::as_str);
+    let format = member(schema, "format").and_then(Value::as_str);
     let text = FORMATTED
         .iter()
         .find(|(name, _)| Some(*name) == format)
@@ -139,7 +137,7 @@ fn string(schema: &Value) -> Value {
 }
 
 fn array(doc: &SchemaDoc<'_>, schema: &Value, depth: usize) -> Option<Value> {
-    let items = match schema.get("prefixItems").and_then(Value::as_array) {
+    let items = match member(schema, "prefixItems").and_then(Value::as_array) {
         Some(prefix) => prefix
             .iter()
             .map(|item| placeholder(doc, item, depth + 1))
@@ -151,9 +149,9 @@ fn array(doc: &SchemaDoc<'_>, schema: &Value, depth: usize) -> Option<Value> {
 
 fn object(doc: &SchemaDoc<'_>, schema: &Value, depth: usize) -> Option<Value> {
     let mut object = Map::new();
-    let properties = schema.get("properties").and_then(Value::as_object);
+    let properties = member(schema, "properties").and_then(Value::as_object);
     for name in required_names(schema) {
-        let property = properties?.get(name)?;
+        let property = find(properties?, name)?;
         object.insert(name.to_string(), placeholder(doc, property, depth + 1)?);
     }
     Some(Value::Object(object))

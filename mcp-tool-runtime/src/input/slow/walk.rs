@@ -8,7 +8,7 @@ use crate::error::{ArgPath, Expected, Found, JsonType, LengthUnit, Violation, Vi
 use crate::input::suggest::closest;
 use crate::input::validator::first_example;
 use crate::schema::{
-    SchemaDoc, constants_of, declared_types, describe, is_null_schema, number_range,
+    SchemaDoc, constants_of, declared_types, describe, find, is_null_schema, member, number_range,
     required_names, union_types,
 };
 
@@ -47,12 +47,12 @@ impl<'s> Walker<'s> {
         let Value::Object(keywords) = schema else {
             return;
         };
-        if let Some(all) = keywords.get("allOf").and_then(Value::as_array) {
+        if let Some(all) = find(keywords, "allOf").and_then(Value::as_array) {
             for branch in all {
                 self.node(branch, value, path, out, depth + 1);
             }
         }
-        let fixed = match (keywords.get("enum"), keywords.get("const")) {
+        let fixed = match (find(keywords, "enum"), find(keywords, "const")) {
             (Some(Value::Array(allowed)), _) => Some(allowed.clone()),
             (_, Some(constant)) => Some(vec![constant.clone()]),
             _ => None,
@@ -64,11 +64,11 @@ impl<'s> Walker<'s> {
             return;
         }
         for keyword in ["anyOf", "oneOf"] {
-            if let Some(branches) = keywords.get(keyword).and_then(Value::as_array) {
+            if let Some(branches) = find(keywords, keyword).and_then(Value::as_array) {
                 return self.union(branches, value, path, out, depth);
             }
         }
-        if let Some(types) = keywords.get("type")
+        if let Some(types) = find(keywords, "type")
             && !type_matches(types, value)
         {
             let expected = Expected::Types(declared_types(schema));
@@ -94,12 +94,12 @@ impl<'s> Walker<'s> {
         out: &mut Found,
         depth: usize,
     ) {
-        let properties = keywords.get("properties").and_then(Value::as_object);
+        let properties = find(keywords, "properties").and_then(Value::as_object);
         let required = required_names(schema);
         let mut missing = Vec::new();
         for (name, property) in properties.into_iter().flatten() {
             let child_path = path.key(name);
-            match object.get(name) {
+            match find(object, name) {
                 Some(child) => self.node(property, child, &child_path, out, depth + 1),
                 None if required.contains(&name.as_str()) => {
                     missing.push((name.as_str(), property));
@@ -110,8 +110,8 @@ impl<'s> Walker<'s> {
                 None => {}
             }
         }
-        let known = |key: &str| properties.is_some_and(|p| p.contains_key(key));
-        let extra = keywords.get("additionalProperties");
+        let known = |key: &str| properties.is_some_and(|p| find(p, key).is_some());
+        let extra = find(keywords, "additionalProperties");
         let mut unknown = Vec::new();
         for (key, child) in object.iter().filter(|(key, _)| !known(key)) {
             match extra {
@@ -170,8 +170,8 @@ impl<'s> Walker<'s> {
         out: &mut Found,
         depth: usize,
     ) {
-        let prefix = keywords.get("prefixItems").and_then(Value::as_array);
-        let rest = keywords.get("items");
+        let prefix = find(keywords, "prefixItems").and_then(Value::as_array);
+        let rest = find(keywords, "items");
         for (index, item) in items.iter().enumerate() {
             let Some(schema) = prefix.and_then(|p| p.get(index)).or(rest) else {
                 continue;
@@ -190,7 +190,7 @@ impl<'s> Walker<'s> {
         {
             out.push(Violation::about(path.clone(), kind, value));
         }
-        let unique = keywords.get("uniqueItems") == Some(&Value::Bool(true));
+        let unique = find(keywords, "uniqueItems") == Some(&Value::Bool(true));
         if unique && has_duplicates(items) {
             let kind = ViolationKind::NotUnique;
             out.push(Violation::about(path.clone(), kind, value));
@@ -290,11 +290,11 @@ impl<'s> Walker<'s> {
             return;
         };
         let tag_values = |branch: &&'s Value| {
-            let tag_schema = branch.get("properties")?.get(tag)?;
+            let tag_schema = member(member(branch, "properties")?, tag)?;
             constants_of(self.doc.resolve(tag_schema))
         };
         let allowed: Vec<Value> = branches.iter().filter_map(tag_values).flatten().collect();
-        let Some(given) = object.get(tag) else {
+        let Some(given) = find(object, tag) else {
             let kind = ViolationKind::Missing {
                 expected: Expected::OneOf(allowed),
             };
@@ -352,15 +352,14 @@ fn discriminator(branches: &[&Value]) -> Option<String> {
     if branches.len() < 2 {
         return None;
     }
-    let candidates = branches.first()?.get("properties")?.as_object()?;
+    let candidates = member(branches.first()?, "properties")?.as_object()?;
     candidates
         .keys()
         .find(|name| {
             branches.iter().all(|branch| {
                 let required = required_names(branch).contains(&name.as_str());
-                let fixed = branch
-                    .get("properties")
-                    .and_then(|p| p.get(name.as_str()))
+                let fixed = member(branch, "properties")
+                    .and_then(|p| member(p, name))
                     .and_then(constants_of)
                     .is_some();
                 required && fixed
@@ -388,8 +387,8 @@ fn length_violation(
     actual: u64,
     unit: LengthUnit,
 ) -> Option<ViolationKind> {
-    let min = keywords.get(min_keyword).and_then(Value::as_u64);
-    let max = keywords.get(max_keyword).and_then(Value::as_u64);
+    let min = find(keywords, min_keyword).and_then(Value::as_u64);
+    let max = find(keywords, max_keyword).and_then(Value::as_u64);
     let too_short = min.is_some_and(|min| actual < min);
     let too_long = max.is_some_and(|max| actual > max);
     (too_short || too_long).then_some(ViolationKind::Length {
@@ -413,7 +412,7 @@ fn check_string(
     if let Some(kind) = length_violation(keywords, "minLength", "maxLength", length, unit) {
         out.push(Violation::about(path.clone(), kind, value));
     }
-    if let Some(pattern) = keywords.get("pattern").and_then(Value::as_str)
+    if let Some(pattern) = find(keywords, "pattern").and_then(Value::as_str)
         && !matches_pattern(pattern, text)
     {
         let kind = ViolationKind::Pattern {
@@ -422,7 +421,7 @@ fn check_string(
         };
         out.push(Violation::about(path.clone(), kind, value));
     }
-    let format = keywords.get("format").and_then(Value::as_str);
+    let format = find(keywords, "format").and_then(Value::as_str);
     if let Some(format) = format.and_then(|format| format_problem(format, text)) {
         let kind = ViolationKind::Format { format };
         out.push(Violation::about(path.clone(), kind, value));
