@@ -6,6 +6,7 @@
 #       -p mcp-tool-examples --bin inventory
 #   bench/scripts/callgrind_http.sh target/release/inventory [stateless|stateful]
 #   bench/scripts/callgrind_http.sh target/release/bench-rmcp-http [stateless|stateful]
+# CONNS=32 spreads the calls over 32 connections (one by default).
 set -euo pipefail
 bin=$1
 mode=${2:-stateless}
@@ -18,7 +19,7 @@ total() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" --http "127.0.0.1:$port" "${flag[@]}" >"$log" 2>&1 &
   local pid=$!
   sleep 4
-  "$root/target/release/http_load" --addr "127.0.0.1:$port" --modes "$mode" --connections 1 \
+  "$root/target/release/http_load" --addr "127.0.0.1:$port" --modes "$mode" --connections ${CONNS:-1} \
     --requests "$calls" --rounds 1 >/dev/null 2>&1
   kill -TERM "$pid"
   wait "$pid" || true
