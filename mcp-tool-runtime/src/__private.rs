@@ -147,3 +147,65 @@ where
 {
     Box::pin(future)
 }
+
+/// What a tool function takes besides its arguments: the call's context, or nothing.
+pub trait CallPart: Send + 'static {
+    /// The part of `call` the tool takes.
+    fn of(call: &ToolCall<'_>) -> Self;
+}
+
+impl CallPart for () {
+    fn of(_: &ToolCall<'_>) -> Self {}
+}
+
+impl CallPart for crate::ToolContext {
+    fn of(call: &ToolCall<'_>) -> Self {
+        call.context()
+    }
+}
+
+/// The handler's future of a sync tool: its arguments parsed, `body` run on the sync tools'
+/// pool, its output rendered. Generic here, so that a tool's crate borrow-checks a closure
+/// instead of an `async` block of its own (P6). `render` is the output type's
+/// `into_tool_output`, named by the macro on the user's return type, so that a type that is
+/// no tool output is reported once, there.
+pub fn run_sync<'a, A, C, O, F>(
+    call: ToolCall<'a>,
+    parse: fn(&ToolCall<'_>) -> Result<A, crate::ToolError>,
+    body: F,
+    render: fn(O) -> Result<crate::tool::ToolOutput, crate::ToolError>,
+) -> BoxFuture<'a, Result<crate::tool::ToolOutput, crate::ToolError>>
+where
+    A: Send + 'static,
+    C: CallPart,
+    O: Send + 'static,
+    F: FnOnce(A, C) -> O + Send + 'static,
+{
+    Box::pin(async move {
+        let arguments = call.parse_off_executor(parse).await?;
+        let part = C::of(&call);
+        render(run_blocking(move || body(arguments, part)).await?)
+    })
+}
+
+/// The handler's future of an `async` tool that borrows no state, as [`run_sync`]'s but
+/// awaited on the executor.
+pub fn run_async<'a, A, C, O, F, Fut>(
+    call: ToolCall<'a>,
+    parse: fn(&ToolCall<'_>) -> Result<A, crate::ToolError>,
+    body: F,
+    render: fn(O) -> Result<crate::tool::ToolOutput, crate::ToolError>,
+) -> BoxFuture<'a, Result<crate::tool::ToolOutput, crate::ToolError>>
+where
+    A: Send + 'static,
+    C: CallPart,
+    O: 'a,
+    F: FnOnce(A, C) -> Fut + Send + 'a,
+    Fut: std::future::Future<Output = O> + Send + 'a,
+{
+    Box::pin(async move {
+        let arguments = call.parse_off_executor(parse).await?;
+        let part = C::of(&call);
+        render(body(arguments, part).await)
+    })
+}
