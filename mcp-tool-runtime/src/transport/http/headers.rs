@@ -12,12 +12,11 @@ pub(super) fn single_header(
     parts: &Parts,
     name: header::HeaderName,
 ) -> Result<Option<&str>, usize> {
-    let mut values = parts.headers.get_all(name).iter();
-    let first = values.next();
-    match values.count() {
-        0 => Ok(first.map(text)),
-        more => Err(more + 1),
+    let mut single = Single::default();
+    for value in parts.headers.get_all(name) {
+        single.add(value);
     }
+    single.read()
 }
 
 /// A header's value as the checks read it.
@@ -53,8 +52,8 @@ impl<'p> Head<'p> {
             session: false,
         };
         for (name, value) in headers {
-            // By its text: comparing with a `HeaderName` made the constant and dropped it
-            // again for every header (411 instructions a pass against
+            // By its text: comparing with `HeaderName` constants built each constant and
+            // dropped it again for every header.
             match name.as_str() {
                 "host" => host.add(value),
                 "origin" => origin.add(value),
@@ -93,7 +92,7 @@ impl HeadFlags {
     }
 }
 
-/// The values of one header seen so far.
+/// The values of one header seen so far: its first, and how many (see [`single_header`]).
 #[derive(Default)]
 struct Single<'p> {
     first: Option<&'p HeaderValue>,
