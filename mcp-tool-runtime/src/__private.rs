@@ -11,7 +11,7 @@ pub use inventory;
 
 pub use crate::error::mapping::ErrorMapping;
 pub use crate::tool::blocking::run_blocking;
-pub use crate::tool::call::ToolCall;
+pub use crate::tool::call::{BindBody, BoundBody, Rendering, ToolCall};
 pub use crate::tool::def::{BoxFuture, FreeHandler, Handler};
 
 /// Pairs a `#[mcp_tool]` definition with its handler.
@@ -165,10 +165,11 @@ impl CallPart for crate::ToolContext {
 }
 
 /// The handler's future of a sync tool: its arguments parsed, `body` run on the sync tools'
-/// pool, its output rendered. Generic here, so that a tool's crate borrow-checks a closure
-/// instead of an `async` block of its own (P6). `render` is the output type's
-/// `into_tool_output`, named by the macro on the user's return type, so that a type that is
-/// no tool output is reported once, there.
+/// pool, its output rendered. Generic here, so that a tool's crate borrow-checks a
+/// closure instead of an `async` block of its own (P6), and all it compiles besides is two
+/// small closures: the future is [`ToolCall::run_bound`]'s, the same for every tool. `render`
+/// is the output type's `into_tool_output`, named by the macro on the user's return type, so
+/// that a type that is no tool output is reported once, there.
 pub fn run_sync<'a, A, C, O, F>(
     call: ToolCall<'a>,
     parse: fn(&ToolCall<'_>) -> Result<A, crate::ToolError>,
@@ -181,11 +182,14 @@ where
     O: Send + 'static,
     F: FnOnce(A, C) -> O + Send + 'static,
 {
-    Box::pin(async move {
-        let arguments = call.parse_off_executor(parse).await?;
-        let part = C::of(&call);
-        render(run_blocking(move || body(arguments, part)).await?)
-    })
+    let part = C::of(&call);
+    call.run_bound(Box::new(move |call: &ToolCall<'_>| {
+        let arguments = parse(call)?;
+        Ok(Box::new(move || {
+            let output = body(arguments, part);
+            Box::new(move || render(output)) as Rendering
+        }) as BoundBody)
+    }))
 }
 
 /// The handler's future of an `async` tool that borrows no state, as [`run_sync`]'s but
