@@ -49,7 +49,8 @@ fn main() {
         );
     }
     if wanted("P6") {
-        let figures = compile::compare(1);
+        // Three rounds, medians: one build each swung the ratios by ±0.05 between runs.
+        let figures = compile::compare(3);
         eprintln!("  P6: {figures:?}");
         println!("P6 compile_vs_rmcp clean {:.2}", figures.clean_ratio());
         println!(

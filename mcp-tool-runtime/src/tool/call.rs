@@ -127,7 +127,7 @@ impl<'a> ToolCall<'a> {
     /// A sync tool's call: `bind` reads the arguments (on the sync tools' threads when they
     /// are large, see [`ToolCall::parse_off_executor`]), then the body it binds runs on those
     /// threads. Not generic, so that no tool compiles a future of its own: a sync tool's
-    /// handler is two boxed closures (P6: about 500 lines of LLVM IR a tool fewer).
+    /// handler is two boxed closures (P6: about 700 lines of LLVM IR a tool fewer).
     pub fn run_bound(self, bind: BindBody) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let body = match &self.arguments {
