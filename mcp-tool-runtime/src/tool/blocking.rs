@@ -59,8 +59,8 @@ pub fn run_blocking<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static
 }
 
 /// The answer of [`run_blocking`]'s work. A plain future over the erased hand-off rather than
-/// an `async fn`, so that each sync tool compiles a small `poll`, not a state machine and its
-/// drop (about 270 lines of LLVM IR a tool, P6); the box costs one allocation on a hand-off
+/// an `async fn`, so that each type of work compiles a small `poll`, not a state machine and
+/// its drop (about 270 lines of LLVM IR each, P6); the box costs one allocation on a hand-off
 /// of microseconds.
 pub struct Blocking<R> {
     erased: Pin<Box<dyn Future<Output = Result<Erased, ToolError>> + Send>>,
