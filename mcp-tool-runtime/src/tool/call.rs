@@ -1,5 +1,7 @@
 //! One call of a tool: the arguments as the client sent them, and the call's surroundings.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -7,7 +9,6 @@ use serde_json::Value;
 
 use super::blocking::{Erased, run_blocking, run_heavy_erased, unbox};
 use super::context::{CallScope, ToolContext};
-use super::def::BoxFuture;
 use super::info::{InfoRef, ToolInfo};
 use crate::error::ToolError;
 use crate::input::{self, InputLimits, InputMode};
@@ -128,7 +129,12 @@ impl<'a> ToolCall<'a> {
     /// are large, see [`ToolCall::parse_off_executor`]), then the body it binds runs on those
     /// threads. Not generic, so that no tool compiles a future of its own: a sync tool's
     /// handler is two boxed closures (P6: about 700 lines of LLVM IR a tool fewer).
-    pub fn run_bound(self, bind: BindBody) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+    // The future is spelled out rather than named `BoxFuture`, which `def` defines: `def`
+    // builds on this module, not the other way round.
+    pub fn run_bound(
+        self,
+        bind: BindBody,
+    ) -> Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>> {
         Box::pin(async move {
             let body = match &self.arguments {
                 Some(sent) if sent.is_large() => {
