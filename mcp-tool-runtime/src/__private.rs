@@ -166,7 +166,7 @@ impl CallPart for crate::ToolContext {
 
 /// The handler's future of a sync tool: its arguments parsed, `body` run on the sync tools'
 /// pool, its output rendered. Generic here, so that a tool's crate borrow-checks a
-/// closure instead of an `async` block of its own (P6), and all it compiles besides is two
+/// closure instead of an `async` block of its own (P6), and all it compiles besides is three
 /// small closures: the future is [`ToolCall::run_bound`]'s, the same for every tool. `render`
 /// is the output type's `into_tool_output`, named by the macro on the user's return type, so
 /// that a type that is no tool output is reported once, there.

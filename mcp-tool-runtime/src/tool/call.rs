@@ -126,9 +126,10 @@ impl<'a> ToolCall<'a> {
     }
 
     /// A sync tool's call: `bind` reads the arguments (on the sync tools' threads when they
-    /// are large, see [`ToolCall::parse_off_executor`]), then the body it binds runs on those
-    /// threads. Not generic, so that no tool compiles a future of its own: a sync tool's
-    /// handler is two boxed closures (P6: about 700 lines of LLVM IR a tool fewer).
+    /// are large, see [`ToolCall::parse_off_executor`]), the body it binds runs on those
+    /// threads, and the rendering the body hands back runs here. Not generic, so that no tool
+    /// compiles a future of its own: a sync tool's handler is three boxed closures (P6: about
+    /// 700 lines of LLVM IR a tool fewer).
     // The future is spelled out rather than named `BoxFuture`, which `def` defines: `def`
     // builds on this module, not the other way round.
     pub fn run_bound(
