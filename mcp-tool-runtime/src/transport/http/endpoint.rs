@@ -266,12 +266,15 @@ impl<S: Send + Sync + 'static> Service<Request<Full<Bytes>>> for Endpoint<S> {
 
     fn call(&mut self, request: Request<Full<Bytes>>) -> Self::Future {
         let state = Arc::clone(&self.state);
-        let (parts, body) = request.into_parts();
+        let (parts, mut body) = request.into_parts();
         let flags = HeadFlags::of(&parts.headers);
         Box::pin(async move {
-            let bytes = match body.collect().await {
-                Ok(collected) => collected.to_bytes(),
-                Err(never) => match never {},
+            // The guard's `Full` holds the body in one frame (none when empty): taken as it
+            // is, without a collector's buffer list.
+            let bytes = match body.frame().await {
+                Some(Ok(frame)) => frame.into_data().unwrap_or_default(),
+                Some(Err(never)) => match never {},
+                None => Bytes::new(),
             };
             Ok(state.handle(parts, bytes, flags).await)
         })

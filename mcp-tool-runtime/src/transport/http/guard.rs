@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use bytes::Bytes;
+use bytes::{Buf, Bytes};
 use http::request::Parts;
 use http::{HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
@@ -349,8 +349,40 @@ where
         }
         return Err(too_large(options, declared));
     }
-    let mut collect = std::pin::pin!(Limited::new(body.as_mut(), limit).collect());
-    // Most bodies arrive with their head: only one still on its way needs a timer.
+    // Most bodies arrive whole with their head, in one frame: that frame is the body, taken
+    // without a collector's buffer list (P8i, with the endpoint's taking of it: 800–960
+    // instructions a call fewer).
+    let first = match std::future::poll_fn(|cx| Poll::Ready(body.as_mut().poll_frame(cx))).await {
+        Poll::Ready(Some(Ok(frame))) => Some(frame.into_data().unwrap_or_default()),
+        Poll::Ready(Some(Err(error))) => return Err(broken_body(error.into())),
+        Poll::Ready(None) => return Ok(Bytes::new()),
+        Poll::Pending => None,
+    };
+    let arrived = first.is_some();
+    let first = first.unwrap_or_default();
+    if first.len() > limit {
+        drain(options, body.as_mut()).await;
+        return Err(too_large(options, None));
+    }
+    if arrived && body.is_end_stream() {
+        return Ok(first);
+    }
+    read_rest(options, body, first).await
+}
+
+/// The rest of a body after its `first` bytes, within the size and time limits.
+async fn read_rest<B>(
+    options: &HttpOptions,
+    mut body: std::pin::Pin<&mut B>,
+    first: Bytes,
+) -> Result<Bytes, HttpResponse>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    let rest = Limited::new(body.as_mut(), options.max_body_bytes - first.len()).collect();
+    let mut collect = std::pin::pin!(rest);
+    // Only a body still on its way needs a timer.
     let collected = match std::future::poll_fn(|cx| Poll::Ready(collect.as_mut().poll(cx))).await {
         Poll::Ready(collected) => collected,
         Poll::Pending => match tokio::time::timeout(options.body_timeout, collect).await {
@@ -359,22 +391,46 @@ where
         },
     };
     match collected {
-        Ok(collected) => Ok(collected.to_bytes()),
+        Ok(collected) => Ok(joined(first, collected.aggregate())),
         Err(error) if error.is::<http_body_util::LengthLimitError>() => {
             drain(options, body.as_mut()).await;
             Err(too_large(options, None))
         }
-        Err(error) => {
-            tracing::info!(%error, "the client broke off the request body");
-            Err(reject(
-                StatusCode::BAD_REQUEST,
-                ErrorCode::INVALID_REQUEST,
-                jsonrpc::parse_error(&error.to_string()),
-                json!({}),
-                &[],
-            ))
-        }
+        Err(error) => Err(broken_body(error)),
     }
+}
+
+/// `first` followed by `rest`, in one copy (none when one of them is empty and the other
+/// one piece).
+fn joined(first: Bytes, mut rest: impl Buf) -> Bytes {
+    if first.is_empty() {
+        return rest.copy_to_bytes(rest.remaining());
+    }
+    if !rest.has_remaining() {
+        return first;
+    }
+    let mut whole = Vec::with_capacity(first.len() + rest.remaining());
+    whole.extend_from_slice(&first);
+    while rest.has_remaining() {
+        let chunk = rest.chunk();
+        whole.extend_from_slice(chunk);
+        let read = chunk.len();
+        rest.advance(read);
+    }
+    Bytes::from(whole)
+}
+
+/// The answer to a body the client broke off.
+#[cold]
+fn broken_body(error: BoxError) -> HttpResponse {
+    tracing::info!(%error, "the client broke off the request body");
+    reject(
+        StatusCode::BAD_REQUEST,
+        ErrorCode::INVALID_REQUEST,
+        jsonrpc::parse_error(&error.to_string()),
+        json!({}),
+        &[],
+    )
 }
 
 /// Reads and discards the rest of an oversized `body`, up to [`DRAIN_BYTES`] and within
