@@ -11,7 +11,7 @@ pub use inventory;
 
 pub use crate::error::mapping::ErrorMapping;
 pub use crate::tool::blocking::run_blocking;
-pub use crate::tool::call::{BindBody, BoundBody, Rendering, ToolCall};
+pub use crate::tool::call::{BindBody, BoundBody, Parse, Rendering, ToolCall};
 pub use crate::tool::def::{BoxFuture, FreeHandler, Handler};
 
 /// Pairs a `#[mcp_tool]` definition with its handler.
@@ -164,6 +164,12 @@ impl CallPart for crate::ToolContext {
     }
 }
 
+/// The conversion of a tool's output into its answer: the output type's `into_tool_output`.
+pub type Render<O> = fn(O) -> Result<crate::tool::ToolOutput, crate::ToolError>;
+
+/// A handler's future: the call's answer.
+pub type Answer<'a> = BoxFuture<'a, Result<crate::tool::ToolOutput, crate::ToolError>>;
+
 /// The handler's future of a sync tool: its arguments parsed, `body` run on the sync tools'
 /// pool, its output rendered. Generic here, so that a tool's crate borrow-checks a
 /// closure instead of an `async` block of its own (P6), and all it compiles besides is three
@@ -172,10 +178,10 @@ impl CallPart for crate::ToolContext {
 /// that a type that is no tool output is reported once, there.
 pub fn run_sync<'a, A, C, O, F>(
     call: ToolCall<'a>,
-    parse: fn(&ToolCall<'_>) -> Result<A, crate::ToolError>,
+    parse: Parse<A>,
     body: F,
-    render: fn(O) -> Result<crate::tool::ToolOutput, crate::ToolError>,
-) -> BoxFuture<'a, Result<crate::tool::ToolOutput, crate::ToolError>>
+    render: Render<O>,
+) -> Answer<'a>
 where
     A: Send + 'static,
     C: CallPart,
@@ -196,10 +202,10 @@ where
 /// awaited on the executor.
 pub fn run_async<'a, A, C, O, F, Fut>(
     call: ToolCall<'a>,
-    parse: fn(&ToolCall<'_>) -> Result<A, crate::ToolError>,
+    parse: Parse<A>,
     body: F,
-    render: fn(O) -> Result<crate::tool::ToolOutput, crate::ToolError>,
-) -> BoxFuture<'a, Result<crate::tool::ToolOutput, crate::ToolError>>
+    render: Render<O>,
+) -> Answer<'a>
 where
     A: Send + 'static,
     C: CallPart,

@@ -26,6 +26,9 @@ pub struct ToolCall<'a> {
 /// A tool's parse whose result is boxed (see [`ToolCall::parse_off_executor`]).
 type ErasedParse = Box<dyn FnOnce(&ToolCall<'_>) -> Result<Erased, ToolError> + Send>;
 
+/// A tool's parse of its arguments (see [`ToolCall::parse`]), as the generated code passes it.
+pub type Parse<A> = fn(&ToolCall<'_>) -> Result<A, ToolError>;
+
 /// A sync tool's body bound to its arguments: it runs the tool and hands back the rendering
 /// of its output, done on the executor.
 pub type BoundBody = Box<dyn FnOnce() -> Rendering + Send>;
@@ -111,7 +114,7 @@ impl<'a> ToolCall<'a> {
     /// every other call. Generated handlers call this.
     pub async fn parse_off_executor<A: Send + 'static>(
         &self,
-        parse: fn(&ToolCall<'_>) -> Result<A, ToolError>,
+        parse: Parse<A>,
     ) -> Result<A, ToolError> {
         match &self.arguments {
             Some(sent) if sent.is_large() => {

@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use bytes::{Buf, Bytes};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::request::Parts;
 use http::{HeaderValue, Method, Request, StatusCode, header};
 use http_body::Body;
@@ -358,13 +358,14 @@ where
         Poll::Ready(None) => return Ok(Bytes::new()),
         Poll::Pending => None,
     };
-    let arrived = first.is_some();
-    let first = first.unwrap_or_default();
+    let Some(first) = first else {
+        return read_rest(options, body, Bytes::new()).await;
+    };
     if first.len() > limit {
         drain(options, body.as_mut()).await;
         return Err(too_large(options, None));
     }
-    if arrived && body.is_end_stream() {
+    if body.is_end_stream() {
         return Ok(first);
     }
     read_rest(options, body, first).await
@@ -409,15 +410,10 @@ fn joined(first: Bytes, mut rest: impl Buf) -> Bytes {
     if !rest.has_remaining() {
         return first;
     }
-    let mut whole = Vec::with_capacity(first.len() + rest.remaining());
+    let mut whole = BytesMut::with_capacity(first.len() + rest.remaining());
     whole.extend_from_slice(&first);
-    while rest.has_remaining() {
-        let chunk = rest.chunk();
-        whole.extend_from_slice(chunk);
-        let read = chunk.len();
-        rest.advance(read);
-    }
-    Bytes::from(whole)
+    whole.put(rest);
+    whole.freeze()
 }
 
 /// The answer to a body the client broke off.
