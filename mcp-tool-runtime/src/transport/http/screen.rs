@@ -98,7 +98,7 @@ pub(super) fn screen(
                     quick: Some(bytes.clone()),
                     handoff: None,
                     // The quick read borrows `bytes`: its name is a slice of them.
-                    tool: quick.tool.map(|tool| bytes.slice_ref(tool.as_bytes())),
+                    tool: quick.tool.map(|tool| bytes.slice_ref(tool)),
                 };
                 return Ok((bytes, screened));
             }
