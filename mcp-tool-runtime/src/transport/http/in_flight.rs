@@ -85,9 +85,7 @@ impl InFlight {
             key,
         })
     }
-}
 
-impl InFlight {
     /// The key's hash, from its bytes alone: a `(&str, &RequestId)` tuple hashed the
     /// session's terminator and the id's variant as writes of their own, which cost more
     /// than the bytes (SipHash). Keys whose bytes run together (`a` + `bc`, `ab` + `c`)
