@@ -291,11 +291,15 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         arguments: Option<Value>,
     ) -> Result<CallToolResult, UnknownTool> {
         let tool = self.get(name).ok_or_else(|| self.unknown(name))?;
+        let (arguments, oversized) = Arguments::checked_if_sent(arguments, &self.input_limits);
+        if let Some(violation) = oversized {
+            return Ok(Self::refuse(tool, *violation).into_result());
+        }
         let outcome = self
             .run(
                 state,
                 tool,
-                arguments.map(Arguments::new).as_ref(),
+                arguments.as_ref(),
                 &CallScope::detached(),
                 None,
             )
@@ -303,7 +307,8 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         Ok(outcome.into_result())
     }
 
-    /// Runs `tool` in `scope` under its time limit (its own, else `default_timeout`).
+    /// Runs `tool` in `scope` under its time limit (its own, else `default_timeout`), with
+    /// `arguments` within this registry's input limits ([`Arguments::checked`]).
     pub(crate) async fn run(
         &self,
         state: &Shared<S>,
@@ -312,13 +317,6 @@ impl<S: Send + Sync + 'static> ToolRegistry<S> {
         scope: &CallScope,
         default_timeout: Option<Duration>,
     ) -> CallOutcome {
-        // This crate's transports checked the raw message already; the walk is repeated,
-        // cheaply, for calls made otherwise (in-process, or through rmcp's own transports).
-        let oversized =
-            arguments.and_then(|arguments| self.input_limits.check_arguments(arguments.value()));
-        if let Some(violation) = oversized {
-            return Self::refuse(tool, violation);
-        }
         run::run(
             state,
             tool,

@@ -390,8 +390,9 @@ impl<S: Send + Sync + 'static> ServerHandler for McpServer<S> {
         if let Some(request_meta) = request.meta.take() {
             context.meta.extend(request_meta);
         }
-        let arguments = take_arguments(&mut request, &mut context.extensions);
         let registry = self.inner.live.load();
+        let limits = registry.input_limits();
+        let arguments = take_arguments(&mut request, &mut context.extensions, &limits);
         let tool = self.lookup(&registry, &request.name, self.caller(&context.extensions))?;
         if for_views_only(tool.info()) && apps::without_apps(self.inner.apps.as_ref(), &context) {
             let shown = |info: &ToolInfo| {

@@ -24,6 +24,7 @@ use rmcp::model::{CallToolRequestParams, Extensions};
 use serde_json::{Map, Value};
 
 use crate::error::Violation;
+use crate::input::InputLimits;
 use crate::tool::Arguments;
 
 /// What a transport learnt of a call's `arguments` that rmcp's types cannot carry.
@@ -54,8 +55,10 @@ impl Handoff {
     }
 }
 
-/// The arguments of a call as the tool gets them: what was sent, or the violation that
-/// refused them unread.
+/// The arguments of a call as the tool gets them: what was sent, and the violation of the
+/// input limits that refuses the call, if any (without arguments when the transport refused
+/// them unread).
+#[derive(Default)]
 pub(super) struct CallArguments {
     pub(super) sent: Option<Arguments>,
     pub(super) refused: Option<Violation>,
@@ -68,19 +71,29 @@ pub(super) struct CallArguments {
 pub(super) fn take_arguments(
     request: &mut CallToolRequestParams,
     extensions: &mut Extensions,
+    limits: &InputLimits,
 ) -> CallArguments {
-    let (sent, refused) = match request.arguments.take() {
-        Some(object) => (Some(Value::Object(object)), None),
+    let sent = match request.arguments.take() {
+        Some(object) => Value::Object(object),
         None => match take_handoff(extensions) {
-            None => (None, None),
-            Some(Handed::Object(object)) => (Some(Value::Object(object)), None),
-            Some(Handed::NotAnObject(value)) => (Some(value), None),
-            Some(Handed::Refused(violation)) => (None, Some(violation)),
+            None => return CallArguments::default(),
+            Some(Handed::Object(object)) => Value::Object(object),
+            Some(Handed::NotAnObject(value)) => value,
+            Some(Handed::Refused(violation)) => {
+                return CallArguments {
+                    sent: None,
+                    refused: Some(violation),
+                };
+            }
         },
     };
+    // This crate's transports checked the raw message already; the walk is repeated,
+    // cheaply, for calls that came otherwise (in-process, or through rmcp's own transports),
+    // and it says whether the arguments are large.
+    let (sent, refused) = Arguments::checked(sent, limits);
     CallArguments {
-        sent: sent.map(Arguments::new),
-        refused,
+        sent: Some(sent),
+        refused: refused.map(|violation| *violation),
     }
 }
 

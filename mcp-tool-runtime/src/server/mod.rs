@@ -168,12 +168,22 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         let tool = self.lookup(&registry, name, None)?;
         let scope = CallScope::detached();
         let limit = self.inner.default_timeout;
-        let arguments = arguments.map(Arguments::new);
+        let (arguments, oversized) =
+            Arguments::checked_if_sent(arguments, &registry.input_limits());
         let arguments = arguments.as_ref();
         // Awaited in place: nothing moves this future, so the box `run_call` makes for rmcp
         // would only cost its allocation (291 instructions, P1).
         let inner = &self.inner;
-        let run = registry.run(&inner.state, tool, arguments, &scope, limit);
+        let run = async {
+            match oversized {
+                Some(violation) => ToolRegistry::refuse(tool, *violation),
+                None => {
+                    registry
+                        .run(&inner.state, tool, arguments, &scope, limit)
+                        .await
+                }
+            }
+        };
         let outcome = if inner.middleware.is_empty() {
             run.await
         } else {
@@ -184,7 +194,8 @@ impl<S: Send + Sync + 'static> McpServer<S> {
     }
 
     /// Runs one call of `tool` of `registry` through the middleware, if any, and the
-    /// registry; `refused` when the transport already found the arguments too large.
+    /// registry; `refused` when the arguments are over the input limits (found by the
+    /// transport, or by [`Arguments::checked`]).
     ///
     /// Boxed, each path at its own size. rmcp moves the future of each request several
     /// times (into its task, then its stage), so the call's part of it is best behind a

@@ -102,22 +102,35 @@ impl InputLimits {
         length <= self.array_items.min(self.object_keys).min(self.values)
     }
 
-    /// The first array or object over the limits in `value`, as a violation of the
-    /// arguments it is.
-    pub(crate) fn check_arguments(&self, value: &Value) -> Option<Violation> {
-        self.check_value(value)
-            .map(|oversized| oversized.violation(0))
+    /// How many values `value` holds (itself included) when it is within the limits, which
+    /// says whether it is large as well (`input::is_large`, a walk of its own before); else
+    /// the first array or object over them, as a violation of the arguments it is. `None`
+    /// for the count past the depth the walk follows. The violation is boxed: a call's future
+    /// keeps the answer across its first await, and most answers are counts.
+    pub(crate) fn size_arguments(&self, value: &Value) -> Result<Option<usize>, Box<Violation>> {
+        self.size_value(value)
+            .map_err(|oversized| Box::new(oversized.violation(0)))
     }
 
     /// [`InputLimits::check_bytes`] for a value already built: the same pass in the same
     /// order, but the path is only built for what it finds, as the search unwinds, so that
-    /// arguments within the limits (dispatch walks every call's) cost no allocation.
-    fn check_value(&self, value: &Value) -> Option<Oversized> {
+    /// arguments within the limits (a server walks every call's) cost no allocation.
+    fn size_value(&self, value: &Value) -> Result<Option<usize>, Oversized> {
         let mut values = 0;
         let walked = count_one(&mut values, self).and_then(|()| walk(value, self, &mut values, 0));
-        let mut found = walked.err().flatten()?;
-        found.path.reverse();
-        Some(found)
+        match walked {
+            Ok(()) => Ok(Some(values)),
+            Err(None) => Ok(None),
+            Err(Some(mut found)) => {
+                found.path.reverse();
+                Err(found)
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn check_value(&self, value: &Value) -> Option<Oversized> {
+        self.size_value(value).err()
     }
 }
 
