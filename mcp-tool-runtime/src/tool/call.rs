@@ -112,10 +112,11 @@ impl<'a> ToolCall<'a> {
     /// Runs `parse` (a tool's [`ToolCall::parse`]) on this call, except that a large input is
     /// read and checked on the sync tools' threads: a huge bad call (100,000 wrong items)
     /// takes a hundred milliseconds to report, which would hold an executor thread and delay
-    /// every other call. Generated handlers call this.
+    /// every other call. Generated handlers call this, and so does a sync tool's
+    /// [`ToolCall::run_bound`] with the parse that binds its body.
     pub async fn parse_off_executor<A: Send + 'static>(
         &self,
-        parse: Parse<A>,
+        parse: impl FnOnce(&ToolCall<'_>) -> Result<A, ToolError> + Send + 'static,
     ) -> Result<A, ToolError> {
         match &self.arguments {
             Some(sent) if sent.is_large() => {
@@ -141,14 +142,7 @@ impl<'a> ToolCall<'a> {
         bind: BindBody,
     ) -> Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>> {
         Box::pin(async move {
-            let body = match &self.arguments {
-                Some(sent) if sent.is_large() => {
-                    let erased: ErasedParse =
-                        Box::new(move |call| bind(call).map(|body| Box::new(body) as Erased));
-                    unbox::<BoundBody>(self.parse_large(sent, erased).await)?
-                }
-                _ => bind(&self)?,
-            };
+            let body = self.parse_off_executor(bind).await?;
             run_blocking(body).await?()
         })
     }

@@ -381,7 +381,11 @@ where
     B: Body<Data = Bytes>,
     B::Error: Into<BoxError>,
 {
-    let rest = Limited::new(body.as_mut(), options.max_body_bytes - first.len()).collect();
+    let rest = Limited::new(
+        body.as_mut(),
+        options.max_body_bytes.saturating_sub(first.len()),
+    )
+    .collect();
     let mut collect = std::pin::pin!(rest);
     // Only a body still on its way needs a timer.
     let collected = match std::future::poll_fn(|cx| Poll::Ready(collect.as_mut().poll(cx))).await {
