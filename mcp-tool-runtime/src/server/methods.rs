@@ -17,6 +17,9 @@ pub(crate) const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &[
 pub(crate) const NEWEST_PROTOCOL_VERSION: rmcp::model::ProtocolVersion =
     rmcp::model::ProtocolVersion::V_2026_07_28;
 
+/// The method of a tool call, the one the transports read ahead of rmcp.
+pub(crate) const TOOLS_CALL: &str = "tools/call";
+
 /// The request methods every server answers, and that the -32601 sentence lists: the
 /// resource, prompt and completion methods answer empty lists or -32601 unless a
 /// `with_handler` handler serves them. Anything else (and outside [`HANDLER_ONLY_METHODS`])
@@ -26,7 +29,7 @@ pub(crate) const SUPPORTED_METHODS: &[&str] = &[
     "server/discover",
     "ping",
     "tools/list",
-    "tools/call",
+    TOOLS_CALL,
     "subscriptions/listen",
     "logging/setLevel",
     "resources/list",

@@ -18,7 +18,7 @@ pub use apps::{Permission, UiResource};
 pub use builder::ServerBuilder;
 pub(crate) use handoff::{Handed, Handoff};
 pub(crate) use methods::{
-    SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS, is_routed, method_not_found,
+    SUPPORTED_METHODS, SUPPORTED_PROTOCOL_VERSIONS, TOOLS_CALL, is_routed, method_not_found,
     method_not_found_data,
 };
 pub(crate) use params::{invalid_params, params_problem};

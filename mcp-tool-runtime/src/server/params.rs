@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use super::TOOLS_CALL;
 use crate::error::JsonType;
 use crate::render::{received, type_phrase};
 
@@ -20,7 +21,7 @@ const REQUIRED_PARAMS: &[(&str, &[(&str, &str)])] = &[
             ("clientInfo", "object"),
         ],
     ),
-    ("tools/call", &[("name", "string")]),
+    (TOOLS_CALL, &[("name", "string")]),
     ("subscriptions/listen", &[("notifications", "object")]),
     ("resources/read", &[("uri", "string")]),
     ("resources/subscribe", &[("uri", "string")]),

@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 
 use crate::render::echoed_datum;
 use crate::server::{
-    Handed, Handoff, invalid_params, is_routed, method_not_found, method_not_found_data,
-    params_problem,
+    Handed, Handoff, TOOLS_CALL, invalid_params, is_routed, method_not_found,
+    method_not_found_data, params_problem,
 };
 
 mod lifecycle;
@@ -205,7 +205,7 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
             Some(answer.1),
         ));
     }
-    let arguments = if method == "tools/call" {
+    let arguments = if method == TOOLS_CALL {
         take_arguments(&mut value)
     } else {
         None

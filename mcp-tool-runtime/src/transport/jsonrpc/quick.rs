@@ -16,7 +16,7 @@ use rmcp::model::{NumberOrString, RequestId};
 use super::revision::{PROTOCOL_VERSION_KEY, removed_method, served_stateless};
 use super::tally::Tally;
 use crate::input::InputLimits;
-use crate::server::SUPPORTED_METHODS;
+use crate::server::{SUPPORTED_METHODS, TOOLS_CALL};
 
 /// What the quick read learned of a plain request.
 #[derive(Debug, PartialEq)]
@@ -98,9 +98,6 @@ impl<'b> PlainEnvelope<'b> {
         })
     }
 }
-
-/// The method of a tool call, one of [`SUPPORTED_METHODS`].
-const TOOLS_CALL: &str = "tools/call";
 
 /// The supported method `method` names. Nearly every request over HTTP is a call: looked
 /// for first, it is found with one comparison, where the search through the list compared
