@@ -318,18 +318,29 @@ impl RssGrowth {
 /// P7: peak memory of the `inventory` server after `few` mixed calls and after `all`, with at
 /// most `window` calls in flight (the same concurrency in both phases).
 pub fn rss_growth(few: usize, all: usize, window: usize) -> RssGrowth {
-    let mut session = Session::start(&release_dir().join("inventory"));
-    let (_, first) = session.calls(few, window, mixed_inventory_call);
-    let after_few_kb = session.peak_rss_kb();
-    let (_, rest) = session.calls(all - few, window, move |i| mixed_inventory_call(i + few));
-    let after_all_kb = session.peak_rss_kb();
+    let inventory = release_dir().join("inventory");
+    let (peaks, tally) = rss_curve(&inventory, &[few, all], window);
     RssGrowth {
-        after_few_kb,
-        after_all_kb,
-        tally: Tally {
-            ok: first.ok + rest.ok,
-            tool_errors: first.tool_errors + rest.tool_errors,
-            rpc_errors: first.rpc_errors + rest.rpc_errors,
-        },
+        after_few_kb: peaks[0],
+        after_all_kb: peaks[1],
+        tally,
     }
+}
+
+/// P7's load on `binary` over as many calls as the last of `checkpoints` (ascending): its
+/// `VmHWM` in kB after each, and the answers of all calls.
+pub fn rss_curve(binary: &Path, checkpoints: &[usize], window: usize) -> (Vec<u64>, Tally) {
+    let mut session = Session::start(binary);
+    let mut tally = Tally::default();
+    let mut peaks = Vec::with_capacity(checkpoints.len());
+    let mut done = 0;
+    for &upto in checkpoints {
+        let (_, part) = session.calls(upto - done, window, move |i| mixed_inventory_call(i + done));
+        tally.ok += part.ok;
+        tally.tool_errors += part.tool_errors;
+        tally.rpc_errors += part.rpc_errors;
+        peaks.push(session.peak_rss_kb());
+        done = upto;
+    }
+    (peaks, tally)
 }

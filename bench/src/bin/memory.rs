@@ -4,8 +4,12 @@
 //! go to BENCHMARKS.md, "Session memory" and "Memory per call".
 //!
 //! ```text
-//! cargo run --release -p mcp-tool-bench --bin memory [-- sessions|calls|http] [-- --binary PATH]
+//! cargo run --release -p mcp-tool-bench --bin memory [-- sessions|calls|http|curve] [-- --binary PATH]
 //! ```
+//!
+//! `curve`, only when named, runs P7's load (its four mixed calls over stdio, 64 in flight) for 400,000 calls
+//! and prints `VmHWM` on the way: a leak grows with the calls, where P7 sees a few steps at
+//! call counts that differ from run to run, then a flat line (BENCHMARKS.md).
 //!
 //! `--binary` measures another build of the server (an older commit's, say) with the same
 //! loads; the flags of this stop (`--session-idle-timeout-ms`) must be known to it. `http`
@@ -14,7 +18,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -35,7 +39,7 @@ fn main() {
         }
     };
     let wanted = |part: &str| {
-        let parts = ["sessions", "calls", "http"];
+        let parts = ["sessions", "calls", "http", "curve"];
         !args.iter().any(|a| parts.contains(&a.as_str())) || args.iter().any(|a| a == part)
     };
     if wanted("sessions") {
@@ -46,6 +50,20 @@ fn main() {
     }
     if wanted("calls") || wanted("http") {
         http_calls(&binary);
+    }
+    // Only when asked: it is P7's question, not one of issue 15's loads.
+    if args.iter().any(|arg| arg == "curve") {
+        rss_curve(&binary);
+    }
+}
+
+/// `VmHWM` of the inventory under P7's load, at checkpoints up to 400,000 calls.
+fn rss_curve(binary: &Path) {
+    let checkpoints = [1_000, 10_000, 50_000, 100_000, 200_000, 400_000];
+    let (peaks, tally) = process::rss_curve(binary, &checkpoints, 64);
+    println!("P7's load over stdio, 64 in flight ({tally:?}):");
+    for (calls, peak) in checkpoints.iter().zip(peaks) {
+        println!("  after {calls:>7} calls: VmHWM {peak} kB");
     }
 }
 
