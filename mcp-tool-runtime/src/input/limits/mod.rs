@@ -174,8 +174,10 @@ fn walk(value: &Value, limits: &InputLimits, values: &mut usize, depth: usize) -
             }
             for (index, item) in items.iter().enumerate().take(limits.array_items) {
                 count_one(values, limits)?;
-                walk(item, limits, values, depth + 1)
-                    .map_err(|found| found.map(|o| o.above(Step::Index(index))))?;
+                if holds_values(item) {
+                    walk(item, limits, values, depth + 1)
+                        .map_err(|found| found.map(|o| o.above(Step::Index(index))))?;
+                }
             }
             (items.len(), limits.array_items, Measure::Items)
         }
@@ -185,9 +187,11 @@ fn walk(value: &Value, limits: &InputLimits, values: &mut usize, depth: usize) -
             }
             for (key, member) in members.iter().take(limits.object_keys) {
                 count_one(values, limits)?;
-                // The key is copied only for what was found.
-                walk(member, limits, values, depth + 1)
-                    .map_err(|found| found.map(|o| o.above(Step::Key(key.clone()))))?;
+                if holds_values(member) {
+                    // The key is copied only for what was found.
+                    walk(member, limits, values, depth + 1)
+                        .map_err(|found| found.map(|o| o.above(Step::Key(key.clone()))))?;
+                }
             }
             (members.len(), limits.object_keys, Measure::Keys)
         }
@@ -203,6 +207,13 @@ fn walk(value: &Value, limits: &InputLimits, values: &mut usize, depth: usize) -
         count,
         limit,
     }))
+}
+
+/// Whether `value` is an array or an object, which `walk` steps into; a scalar is counted
+/// by its container, without a call of its own: P1's call 11,075 instructions before, 10,970
+/// after (callgrind, `target/release/profile ours_valid`, 12,000 calls less 2,000).
+fn holds_values(value: &Value) -> bool {
+    matches!(value, Value::Array(_) | Value::Object(_))
 }
 
 /// Counts one more value; past the limit, what is found is the array or object it is in.
