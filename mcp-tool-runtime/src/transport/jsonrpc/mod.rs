@@ -18,6 +18,8 @@ use crate::server::{
     method_not_found_data, params_problem,
 };
 
+#[cfg(feature = "http")]
+mod ends;
 mod lifecycle;
 #[cfg(feature = "http")]
 mod named_revision;
