@@ -91,16 +91,27 @@ pub(super) fn screen(
     let (bytes, inbound) = match screen {
         Screen::Pass => {
             if let Some((quick, _)) = quick {
+                // Under 2026-07-28's headers rmcp checks `Mcp-Param-*` headers against the
+                // arguments it reads: those stay in the body.
+                let handed = quick
+                    .arguments
+                    .as_ref()
+                    .filter(|_| !stateless_header)
+                    .and_then(|at| jsonrpc::hand_over_arguments(&bytes, at));
+                let (body, handoff) = match handed {
+                    Some((rest, handoff)) => (rest, Some(handoff)),
+                    None => (bytes.clone(), None),
+                };
                 let screened = Screened {
                     id: Some(quick.id),
                     initialize: quick.initialize,
                     stateless: stateless_header || quick.names_revision,
-                    quick: Some(bytes.clone()),
-                    handoff: None,
                     // The quick read borrows `bytes`: its name is a slice of them.
                     tool: quick.tool.map(|tool| bytes.slice_ref(tool)),
+                    quick: Some(bytes),
+                    handoff,
                 };
-                return Ok((bytes, screened));
+                return Ok((body, screened));
             }
             let inbound = jsonrpc::classify(&bytes);
             (bytes, inbound)

@@ -20,6 +20,8 @@ use crate::server::{
 
 #[cfg(feature = "http")]
 mod ends;
+#[cfg(feature = "http")]
+mod handover;
 mod lifecycle;
 #[cfg(feature = "http")]
 mod named_revision;
@@ -31,6 +33,8 @@ mod surrogates;
 mod tally;
 mod text;
 
+#[cfg(feature = "http")]
+pub(crate) use handover::hand_over_arguments;
 #[cfg(feature = "http")]
 pub(crate) use lifecycle::is_initialize;
 pub(crate) use lifecycle::{before_initialize, starts_session};
