@@ -1,10 +1,11 @@
 //! The HTTP rules of revision 2026-07-28 beside those of 2025-11-25, over sockets on
 //! 127.0.0.1: a method the request's revision lacks is a 404 with -32601, an unsupported
 //! version is an `UnsupportedProtocolVersionError`, a missing client capability is a 400,
-//! and every error of such a request carries its id. The same mistakes in a 2025-11-25
+//! and every error of such a request carries its id, and rmcp checks `Mcp-Param-*` headers
+//! against the arguments of small and large calls alike. The same mistakes in a 2025-11-25
 //! request are answered as they always were.
 
-use mcp_tool_runtime::{HttpOptions, McpServer, mcp_tool};
+use mcp_tool_runtime::{HttpOptions, McpServer, ToolDef, ToolError, mcp_tool};
 use mcp_tool_test_support::http::{HttpServer, POST_HEADERS, Reply, initialize_body, request};
 use mcp_tool_test_support::in_process::serve_http;
 use rmcp::model::{
@@ -332,4 +333,83 @@ fn a_missing_client_capability_travels_with_400_under_2026_and_200_in_a_2025_ses
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(reply.messages()[0]["error"]["code"], -32021, "{reply:?}");
     assert_eq!(reply.messages()[0]["id"], 8, "{reply:?}");
+}
+
+/// A tool whose `region` argument a 2026-07-28 client also sends as `Mcp-Param-Region`.
+fn regional_tool() -> ToolDef<()> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "note": {"type": "string"},
+        },
+        "required": ["region"],
+    });
+    ToolDef::from_schema(
+        "regional",
+        "Name the region.",
+        schema,
+        |arguments: Value, _ctx| async move {
+            let note = arguments["note"].as_str().map_or(0, str::len);
+            Ok::<_, ToolError>(format!(
+                "{} {note}",
+                arguments["region"].as_str().unwrap_or("?")
+            ))
+        },
+    )
+    .expect("a valid schema")
+}
+
+/// A `tools/call` of `regional` as a 2026-07-28 client sends it, with `Mcp-Param-Region:
+/// header` and a `note` of `note_bytes` bytes.
+fn call_regional(addr: &str, header: &str, note_bytes: usize) -> Reply {
+    let mut headers = POST_HEADERS.to_vec();
+    headers.extend_from_slice(&[
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "regional"),
+        ("Mcp-Param-Region", header),
+    ]);
+    let arguments = json!({"region": "eu", "note": "n".repeat(note_bytes)});
+    let body = request_2026(
+        json!(3),
+        "tools/call",
+        json!({"name": "regional", "arguments": arguments}),
+    );
+    request(addr, "POST", "/mcp", &headers, body.as_bytes())
+}
+
+#[test]
+fn rmcp_checks_argument_headers_against_the_arguments_of_small_and_large_calls() {
+    let (addr, _stop) = serve_http(HttpOptions::default(), || {
+        McpServer::builder(())
+            .tool(regional_tool())
+            .build()
+            .expect("a server")
+    });
+    // Small bodies get the quick read, large ones (over 64 KiB) the full one: under
+    // 2026-07-28's headers both leave the arguments where rmcp compares them.
+    for note_bytes in [10, 70_000] {
+        let reply = call_regional(&addr, "eu", note_bytes);
+        assert_eq!(reply.status, 200, "{note_bytes}: {reply:?}");
+        let answer = &reply.messages()[0];
+        assert_eq!(
+            answer["result"]["isError"], false,
+            "{note_bytes}: {reply:?}"
+        );
+        let text = format!("eu {note_bytes}");
+        assert_eq!(
+            answer["result"]["content"][0]["text"],
+            text.as_str(),
+            "{reply:?}"
+        );
+
+        let reply = call_regional(&addr, "us", note_bytes);
+        assert_eq!(reply.status, 400, "{note_bytes}: {reply:?}");
+        let message = reply.messages()[0]["error"]["message"].to_string();
+        assert!(
+            message.contains("Mcp-Param-Region header `us` does not match body value `eu`"),
+            "{note_bytes}: {message}"
+        );
+    }
 }

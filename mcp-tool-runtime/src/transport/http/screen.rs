@@ -78,7 +78,8 @@ pub(super) fn screen(
     // A large body is read whole here, once, so that rmcp reads it without its arguments
     // (`Screened::handoff`): rmcp would copy them three times over. A smaller one gets the
     // quick read, which also bounds its sizes: within the limits by those, it is read once
-    // before rmcp reads it; past them, the limit pass says what is over.
+    // before rmcp reads it, but for a call's arguments, which are read here and handed over
+    // too (`jsonrpc::hand_over_arguments`); past them, the limit pass says what is over.
     let quick = if bytes.len() <= LARGE_BODY_BYTES {
         jsonrpc::quick_request(&bytes, limits)
     } else {
@@ -92,7 +93,7 @@ pub(super) fn screen(
         Screen::Pass => {
             if let Some((quick, _)) = quick {
                 // Under 2026-07-28's headers rmcp checks `Mcp-Param-*` headers against the
-                // arguments it reads: those stay in the body.
+                // arguments it reads (`validate_standard_headers`): those stay in the body.
                 let handed = quick
                     .arguments
                     .as_ref()
@@ -125,7 +126,9 @@ pub(super) fn screen(
     match inbound {
         Inbound::Deliver(mut message) => {
             let initialize = jsonrpc::is_initialize(&message);
-            let handoff = jsonrpc::take_handoff(&mut message);
+            // Under 2026-07-28's headers rmcp checks `Mcp-Param-*` headers against the
+            // arguments it reads (as for the quick read's, above).
+            let handoff = jsonrpc::take_handoff(&mut message, stateless_header);
             // What rmcp reads is the message as checked: lone surrogates replaced, and its
             // `arguments` handed over beside it (see `server::Handoff`).
             let bytes = serde_json::to_vec(&*message).map_or(bytes, Bytes::from);

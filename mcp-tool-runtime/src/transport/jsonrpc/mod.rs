@@ -297,12 +297,18 @@ pub(crate) fn hand_over(message: &mut ClientJsonRpcMessage, handed: Handed) {
 
 /// What the server is to get beside the `tools/call` `message` when rmcp reads it from bytes
 /// (over HTTP), which lose its extensions: the hand-off it holds, or its object arguments,
-/// taken out of it.
+/// taken out of it unless they are to stay (`keep_object`).
 #[cfg(feature = "http")]
-pub(crate) fn take_handoff(message: &mut ClientJsonRpcMessage) -> Option<Handoff> {
+pub(crate) fn take_handoff(
+    message: &mut ClientJsonRpcMessage,
+    keep_object: bool,
+) -> Option<Handoff> {
     let call = call_request(message)?;
     if let Some(handoff) = call.extensions.remove::<Handoff>() {
         return Some(handoff);
+    }
+    if keep_object {
+        return None;
     }
     let object = call.params.arguments.take()?;
     Some(Handoff::new(Handed::Object(object)))
