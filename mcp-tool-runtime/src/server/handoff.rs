@@ -34,6 +34,10 @@ use crate::tool::Arguments;
 pub(crate) enum Handed {
     /// An object, read by the transport and left out of what rmcp reads.
     Object(Map<String, Value>),
+    /// An object as [`Handed::Object`], from a body the transport found within the
+    /// [`InputLimits`] and too short to hold a large input: nothing left to walk (161
+    /// instructions of an HTTP call, callgrind).
+    Checked(Map<String, Value>),
     /// A value that is not an object (and not `null`, which means "no arguments").
     NotAnObject(Value),
     /// A value refused, unread, for the input limits: the violation to answer with.
@@ -80,6 +84,12 @@ pub(super) fn take_arguments(
         None => match take_handoff(extensions) {
             None => return CallArguments::default(),
             Some(Handed::Object(object)) => Value::Object(object),
+            Some(Handed::Checked(object)) => {
+                return CallArguments {
+                    sent: Some(Arguments::Small(Value::Object(object))),
+                    refused: None,
+                };
+            }
             Some(Handed::NotAnObject(value)) => value,
             Some(Handed::Refused(violation)) => {
                 return CallArguments {

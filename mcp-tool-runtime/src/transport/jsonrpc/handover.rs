@@ -10,17 +10,27 @@ use bytes::Bytes;
 use serde_json::{Map, Value};
 
 use super::quick::ArgumentsAt;
+use crate::large::LARGE_INPUT_VALUES;
 use crate::server::{Handed, Handoff};
 
 /// The body without its `arguments` member, and the hand-off of the object they hold;
 /// `None` when that object does not read as JSON, which leaves the body to rmcp as it is.
+/// The body is one the quick read found within the input limits.
 pub(crate) fn hand_over_arguments(body: &Bytes, at: &ArgumentsAt) -> Option<(Bytes, Handoff)> {
-    let object: Map<String, Value> = serde_json::from_slice(body.get(at.value.clone())?).ok()?;
+    let text = body.get(at.value.clone())?;
+    let object: Map<String, Value> = serde_json::from_slice(text).ok()?;
+    // A value takes a byte at least, so text this short holds fewer values than make an
+    // input large.
+    let handed = if text.len() < LARGE_INPUT_VALUES {
+        Handed::Checked(object)
+    } else {
+        Handed::Object(object)
+    };
     let (cut_from, cut_to) = member_with_its_comma(body, at.member, at.value.end);
     let mut rest = Vec::with_capacity(body.len() - (cut_to - cut_from));
     rest.extend_from_slice(&body[..cut_from]);
     rest.extend_from_slice(&body[cut_to..]);
-    Some((Bytes::from(rest), Handoff::new(Handed::Object(object))))
+    Some((Bytes::from(rest), Handoff::new(handed)))
 }
 
 /// The bytes to cut for the member from `start` to `end` to leave its object valid JSON:
@@ -50,7 +60,7 @@ mod tests {
         let (quick, _) = quick_request(&bytes, &InputLimits::default()).expect("read quickly");
         let at = quick.arguments.expect("arguments found");
         let (rest, handoff) = hand_over_arguments(&bytes, &at).expect("handed over");
-        let Some(Handed::Object(object)) = handoff.take() else {
+        let Some(Handed::Checked(object) | Handed::Object(object)) = handoff.take() else {
             panic!("no object handed over: {body}");
         };
         (

@@ -281,7 +281,7 @@ fn give_back(message: &mut ClientJsonRpcMessage, arguments: Handed) {
         return;
     };
     match arguments {
-        Handed::Object(object) => call.params.arguments = Some(object),
+        Handed::Object(object) | Handed::Checked(object) => call.params.arguments = Some(object),
         other => {
             call.extensions.insert(Handoff::new(other));
         }
