@@ -13,8 +13,7 @@
 //!   same path as any other;
 //! - over HTTP, the object arguments the transport read itself, left out of the body rmcp
 //!   reads: serde reads a message into rmcp's types through three buffers, each a copy of the
-//!   whole, trying each request type in turn; in a large call the arguments are nearly all
-//!   of it, and in a small one they are read faster on their own. A request under the
+//!   whole, and in a large call the arguments are nearly all of it. A request under the
 //!   headers of 2026-07-28 keeps them, as rmcp checks its `Mcp-Param-*` headers against them.
 //!
 //! Nothing a client sends can stand for a hand-off: no `_meta` key is read here, and a type
@@ -34,10 +33,6 @@ use crate::tool::Arguments;
 pub(crate) enum Handed {
     /// An object, read by the transport and left out of what rmcp reads.
     Object(Map<String, Value>),
-    /// An object as [`Handed::Object`], from a body the transport found within the
-    /// [`InputLimits`] and too short to hold a large input: nothing left to walk (161
-    /// instructions of an HTTP call, callgrind).
-    Checked(Map<String, Value>),
     /// A value that is not an object (and not `null`, which means "no arguments").
     NotAnObject(Value),
     /// A value refused, unread, for the input limits: the violation to answer with.
@@ -84,12 +79,6 @@ pub(super) fn take_arguments(
         None => match take_handoff(extensions) {
             None => return CallArguments::default(),
             Some(Handed::Object(object)) => Value::Object(object),
-            Some(Handed::Checked(object)) => {
-                return CallArguments {
-                    sent: Some(Arguments::Small(Value::Object(object))),
-                    refused: None,
-                };
-            }
             Some(Handed::NotAnObject(value)) => value,
             Some(Handed::Refused(violation)) => {
                 return CallArguments {

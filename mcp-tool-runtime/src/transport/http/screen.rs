@@ -78,8 +78,7 @@ pub(super) fn screen(
     // A large body is read whole here, once, so that rmcp reads it without its arguments
     // (`Screened::handoff`): rmcp would copy them three times over. A smaller one gets the
     // quick read, which also bounds its sizes: within the limits by those, it is read once
-    // before rmcp reads it, but for a call's arguments, which are read here and handed over
-    // too (`jsonrpc::hand_over_arguments`); past them, the limit pass says what is over.
+    // before rmcp reads it; past them, the limit pass says what is over.
     let quick = if bytes.len() <= LARGE_BODY_BYTES {
         jsonrpc::quick_request(&bytes, limits)
     } else {
@@ -92,27 +91,16 @@ pub(super) fn screen(
     let (bytes, inbound) = match screen {
         Screen::Pass => {
             if let Some((quick, _)) = quick {
-                // Under 2026-07-28's headers rmcp checks `Mcp-Param-*` headers against the
-                // arguments it reads (`validate_standard_headers`): those stay in the body.
-                let handed = quick
-                    .arguments
-                    .as_ref()
-                    .filter(|_| !stateless_header)
-                    .and_then(|at| jsonrpc::hand_over_arguments(&bytes, at));
-                let (body, handoff) = match handed {
-                    Some((rest, handoff)) => (rest, Some(handoff)),
-                    None => (bytes.clone(), None),
-                };
                 let screened = Screened {
                     id: Some(quick.id),
                     initialize: quick.initialize,
                     stateless: stateless_header || quick.names_revision,
+                    quick: Some(bytes.clone()),
+                    handoff: None,
                     // The quick read borrows `bytes`: its name is a slice of them.
                     tool: quick.tool.map(|tool| bytes.slice_ref(tool)),
-                    quick: Some(bytes),
-                    handoff,
                 };
-                return Ok((body, screened));
+                return Ok((bytes, screened));
             }
             let inbound = jsonrpc::classify(&bytes);
             (bytes, inbound)
@@ -127,7 +115,7 @@ pub(super) fn screen(
         Inbound::Deliver(mut message) => {
             let initialize = jsonrpc::is_initialize(&message);
             // Under 2026-07-28's headers rmcp checks `Mcp-Param-*` headers against the
-            // arguments it reads (as for the quick read's, above).
+            // arguments it reads (`validate_standard_headers`): those stay in the body.
             let handoff = jsonrpc::take_handoff(&mut message, stateless_header);
             // What rmcp reads is the message as checked: lone surrogates replaced, and its
             // `arguments` handed over beside it (see `server::Handoff`).

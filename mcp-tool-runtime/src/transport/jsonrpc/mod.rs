@@ -20,8 +20,6 @@ use crate::server::{
 
 #[cfg(feature = "http")]
 mod ends;
-#[cfg(feature = "http")]
-mod handover;
 mod lifecycle;
 #[cfg(feature = "http")]
 mod named_revision;
@@ -33,8 +31,6 @@ mod surrogates;
 mod tally;
 mod text;
 
-#[cfg(feature = "http")]
-pub(crate) use handover::hand_over_arguments;
 #[cfg(feature = "http")]
 pub(crate) use lifecycle::is_initialize;
 pub(crate) use lifecycle::{before_initialize, starts_session};
@@ -281,7 +277,7 @@ fn give_back(message: &mut ClientJsonRpcMessage, arguments: Handed) {
         return;
     };
     match arguments {
-        Handed::Object(object) | Handed::Checked(object) => call.params.arguments = Some(object),
+        Handed::Object(object) => call.params.arguments = Some(object),
         other => {
             call.extensions.insert(Handoff::new(other));
         }

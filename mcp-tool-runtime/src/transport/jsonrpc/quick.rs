@@ -11,8 +11,6 @@
 //! The same pass tallies the structure it steps over (`tally`), which bounds what the limit
 //! pass would count.
 
-use std::ops::Range;
-
 use rmcp::model::{NumberOrString, RequestId};
 
 use super::ends::{ends_scalar, quote_or_backslash};
@@ -34,17 +32,6 @@ pub(crate) struct QuickRequest<'b> {
     /// unless rmcp then refuses the body (`Screened::tool` reads them only for a token's
     /// scopes; checking them here cost 106 instructions of every call, callgrind).
     pub(crate) tool: Option<&'b [u8]>,
-    /// Where the `arguments` of a `tools/call` stand in the body, when they are an object
-    /// given once (see `handover`).
-    pub(crate) arguments: Option<ArgumentsAt>,
-}
-
-/// Where a call's `arguments` member stands in its body: its name's opening quote, and its
-/// value, an object.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct ArgumentsAt {
-    pub(crate) member: usize,
-    pub(crate) value: Range<usize>,
 }
 
 /// The id and method of `bytes` when it is a plain request of a supported method: a JSON
@@ -75,7 +62,6 @@ pub(super) fn read<const TALLY: bool>(bytes: &[u8]) -> Option<(QuickRequest<'_>,
         at: 0,
         tally: Tally::default(),
         nesting: 0,
-        member: 0,
     };
     let envelope = scan.envelope()?;
     scan.blank();
@@ -95,8 +81,6 @@ struct PlainEnvelope<'b> {
     revision: Option<&'b str>,
     /// `params.name`, when it is a plain string.
     name: Option<&'b [u8]>,
-    /// `params.arguments`, when it is an object.
-    arguments: Option<ArgumentsAt>,
 }
 
 impl<'b> PlainEnvelope<'b> {
@@ -107,13 +91,11 @@ impl<'b> PlainEnvelope<'b> {
         if self.revision.and_then(served_stateless).is_some() && removed_method(method) {
             return None;
         }
-        let call = method == TOOLS_CALL;
         Some(QuickRequest {
             id,
             initialize: method == "initialize",
             names_revision: self.revision.is_some(),
-            tool: self.name.filter(|_| call),
-            arguments: self.arguments.filter(|_| call),
+            tool: self.name.filter(|_| method == TOOLS_CALL),
         })
     }
 }
@@ -132,14 +114,6 @@ fn supported_method(method: &[u8]) -> Option<&'static str> {
         .copied()
 }
 
-/// What the quick read takes from `params`.
-#[derive(Default)]
-struct Params<'b> {
-    revision: Option<&'b str>,
-    name: Option<&'b [u8]>,
-    arguments: Option<ArgumentsAt>,
-}
-
 /// How deep the scan follows nested arrays and objects: serde_json's own limit (it refuses
 /// the 128th level), past which rmcp could not read the body either.
 const MAX_DEPTH: usize = 127;
@@ -156,8 +130,6 @@ struct ByteCursor<'b, const TALLY: bool> {
     /// Whether each container `skip_value` is in is an array, one bit each, the innermost
     /// lowest (the scan follows at most 127 levels).
     nesting: u128,
-    /// Where the member being read starts: its name's opening quote.
-    member: usize,
 }
 
 impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
@@ -184,45 +156,32 @@ impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
                 2 => {
                     envelope.method = supported_method(scan.plain_string()?);
                 }
-                _ => {
-                    let params = scan.params()?;
-                    envelope.revision = params.revision;
-                    envelope.name = params.name;
-                    envelope.arguments = params.arguments;
-                }
+                _ => (envelope.revision, envelope.name) = scan.params()?,
             }
             Some(())
         })?;
         Some(envelope)
     }
 
-    /// `params`: an object whose `arguments`, if any, is an object too, given once (rmcp
-    /// types it so; `classify` moves any other value aside), the revision its `_meta`
-    /// names, and its `name` (a `tools/call`'s tool) when that is a string without escapes.
-    fn params(&mut self) -> Option<Params<'b>> {
-        let mut params = Params::default();
-        let revision = &mut params.revision;
+    /// `params`: an object whose `arguments`, if any, is an object too (rmcp types it so;
+    /// `classify` moves any other value aside), the revision its `_meta` names, and its
+    /// `name` (a `tools/call`'s tool) when that is a string without escapes.
+    #[allow(clippy::type_complexity)]
+    fn params(&mut self) -> Option<(Option<&'b str>, Option<&'b [u8]>)> {
+        let mut revision = None;
+        let mut tool = None;
         self.members(|scan, name| match name {
             b"name" if scan.peek() == Some(b'"') => {
-                params.name = Some(scan.plain_string()?);
+                tool = Some(scan.plain_string()?);
                 Some(())
             }
-            b"arguments" if scan.peek() == Some(b'{') && params.arguments.is_none() => {
-                let member = scan.member;
-                let value = scan.at;
-                scan.skip_value(2)?;
-                params.arguments = Some(ArgumentsAt {
-                    member,
-                    value: value..scan.at,
-                });
-                Some(())
-            }
+            b"arguments" if scan.peek() == Some(b'{') => scan.skip_value(2),
             b"arguments" => None,
             b"_meta" if scan.peek() == Some(b'{') => {
-                *revision = None;
+                revision = None;
                 scan.members(|scan, name| {
                     if name == PROTOCOL_VERSION_KEY.as_bytes() && scan.peek() == Some(b'"') {
-                        *revision = Some(std::str::from_utf8(scan.plain_string()?).ok()?);
+                        revision = Some(std::str::from_utf8(scan.plain_string()?).ok()?);
                         return Some(());
                     }
                     scan.skip_value(3)
@@ -230,7 +189,7 @@ impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
             }
             _ => scan.skip_value(2),
         })?;
-        Some(params)
+        Some((revision, tool))
     }
 
     /// Reads an object, calling `member` with each name, positioned at its value, which
@@ -244,7 +203,6 @@ impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
         }
         loop {
             self.blank();
-            self.member = self.at;
             let name = self.plain_string()?;
             self.blank();
             self.eat(b':')?;
@@ -421,11 +379,7 @@ mod tests {
                 id: NumberOrString::Number(7),
                 initialize: false,
                 names_revision: false,
-                tool: Some(b"x".as_slice()),
-                arguments: Some(ArgumentsAt {
-                    member: call.find(r#""arguments""#).unwrap(),
-                    value: call.find(r#"{"a""#).unwrap()..call.len() - 2,
-                }),
+                tool: Some(b"x".as_slice())
             })
         );
         let init = r#"{"method":"initialize","params":{},"id":"a","jsonrpc":"2.0"}"#;
@@ -435,8 +389,7 @@ mod tests {
                 id: NumberOrString::String("a".into()),
                 initialize: true,
                 names_revision: false,
-                tool: None,
-                arguments: None,
+                tool: None
             })
         );
         let list = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"a":[1],"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
@@ -446,8 +399,7 @@ mod tests {
                 id: NumberOrString::Number(3),
                 initialize: false,
                 names_revision: true,
-                tool: None,
-                arguments: None,
+                tool: None
             })
         );
     }
