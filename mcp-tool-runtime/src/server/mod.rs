@@ -174,14 +174,16 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         // Awaited in place: nothing moves this future, so the box `run_call` makes for rmcp
         // would only cost its allocation (291 instructions, P1).
         let inner = &self.inner;
+        let start = || registry.run(&inner.state, tool, arguments, &scope, limit);
+        if inner.middleware.is_empty() && oversized.is_none() {
+            // The registry's future awaited as it is: inside the `async` block below it was
+            // copied in on every call (10,730 to 10,508 instructions a P1 call).
+            return Ok(start().await.into_result());
+        }
         let run = async {
             match oversized {
                 Some(violation) => ToolRegistry::refuse(tool, *violation),
-                None => {
-                    registry
-                        .run(&inner.state, tool, arguments, &scope, limit)
-                        .await
-                }
+                None => start().await,
             }
         };
         let outcome = if inner.middleware.is_empty() {
@@ -213,19 +215,21 @@ impl<S: Send + Sync + 'static> McpServer<S> {
         default_timeout: Option<Duration>,
     ) -> RunningCall<'a> {
         let inner = &self.inner;
+        let start = move || registry.run(&inner.state, tool, arguments, scope, default_timeout);
+        if inner.middleware.is_empty() {
+            // The registry's future itself, not an `async` block that copied it in on every
+            // call (12,354 to 12,162 instructions a P2 call, `callgrind_profile.sh`).
+            return match refused {
+                Some(violation) => Box::pin(async move { ToolRegistry::refuse(tool, violation) }),
+                None => Box::pin(start()),
+            };
+        }
         let run = async move {
             match refused {
                 Some(violation) => ToolRegistry::refuse(tool, violation),
-                None => {
-                    registry
-                        .run(&inner.state, tool, arguments, scope, default_timeout)
-                        .await
-                }
+                None => start().await,
             }
         };
-        if inner.middleware.is_empty() {
-            return Box::pin(run);
-        }
         let sent = arguments.map(Arguments::value);
         Box::pin(run_chain(&inner.middleware, tool.info(), sent, scope, run))
     }
