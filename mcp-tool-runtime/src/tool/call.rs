@@ -109,6 +109,11 @@ impl<'a> ToolCall<'a> {
         )
     }
 
+    /// Whether [`ToolCall::parse_off_executor`] would read the arguments here, at once.
+    pub fn reads_here(&self) -> bool {
+        !self.arguments.as_ref().is_some_and(Sent::is_large)
+    }
+
     /// Runs `parse` (a tool's [`ToolCall::parse`]) on this call, except that a large input is
     /// read and checked on the sync tools' threads: a huge bad call (100,000 wrong items)
     /// takes a hundred milliseconds to report, which would hold an executor thread and delay
