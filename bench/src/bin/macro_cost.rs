@@ -1,0 +1,93 @@
+//! What `#[mcp_tool]` costs to expand, outside rustc: the macro's own modules, included by
+//! path, run on each function of P6's generated crate (100 tools), on `proc_macro2`'s token
+//! types rather than rustc's. Under callgrind it counts the macro's instructions, which a
+//! compile time hides in its noise:
+//!
+//! ```text
+//! cargo build --release -p mcp-tool-bench --bin macro_cost
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/macro_cost [STATEMENTS]
+//! ```
+//!
+//! `STATEMENTS` lengthens each tool's body by that many statements (none by default), as
+//! real tools' bodies are longer than P6's one expression.
+
+#![allow(dead_code)]
+
+#[path = "../../../mcp-tool-macros/src/ast.rs"]
+mod ast;
+#[path = "../../../mcp-tool-macros/src/attr.rs"]
+mod attr;
+#[path = "../../../mcp-tool-macros/src/check.rs"]
+mod check;
+#[path = "../../../mcp-tool-macros/src/docs.rs"]
+mod docs;
+#[path = "../../../mcp-tool-macros/src/errors.rs"]
+mod errors;
+#[path = "../../../mcp-tool-macros/src/expand/mod.rs"]
+mod expand;
+#[path = "../../../mcp-tool-macros/src/fallback.rs"]
+mod fallback;
+#[path = "../../../mcp-tool-macros/src/icon_attr.rs"]
+mod icon_attr;
+#[path = "../../../mcp-tool-macros/src/return_type.rs"]
+mod return_type;
+#[path = "../../../mcp-tool-macros/src/suggest.rs"]
+mod suggest;
+#[path = "../../../mcp-tool-macros/src/tool_set_attr.rs"]
+mod tool_set_attr;
+#[path = "../../../mcp-tool-macros/src/ui_attr.rs"]
+mod ui_attr;
+#[path = "../../../mcp-tool-macros/src/validate_attr.rs"]
+mod validate_attr;
+
+use std::str::FromStr;
+use std::time::Instant;
+
+use proc_macro2::TokenStream;
+
+const ATTRIBUTE: &str = "#[mcp_tool]\n";
+const BODY_START: &str = "-> Json<CartLine> {\n";
+
+fn main() {
+    let statements: usize = std::env::args()
+        .nth(1)
+        .map(|n| n.parse().expect("STATEMENTS is a number"))
+        .unwrap_or(0);
+    let source = mcp_tool_bench::compile::ours_source(100, 0);
+    let padding: String = (0..statements)
+        .map(|i| format!("    let _v{i} = format!(\"{{}}-{i}\", sku.len() + {i});\n"))
+        .collect();
+    let source = source.replace(BODY_START, &format!("{BODY_START}{padding}"));
+    let tools = tool_items(&source);
+    let start = Instant::now();
+    let mut tokens = 0;
+    for item in &tools {
+        let item = TokenStream::from_str(item).expect("the generated crate lexes");
+        let expanded = expand::tool(TokenStream::new(), item);
+        assert!(
+            !expanded.to_string().contains("compile_error"),
+            "the generated tools expand without errors"
+        );
+        tokens += expanded.into_iter().count();
+    }
+    let elapsed = start.elapsed();
+    println!(
+        "{} tools of {statements} extra statements expanded in {elapsed:?} ({} top-level tokens each)",
+        tools.len(),
+        tokens / tools.len().max(1)
+    );
+}
+
+/// Each `#[mcp_tool]` function of `source`, doc comment included, attribute left out.
+fn tool_items(source: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find(ATTRIBUTE) {
+        let doc_start = rest[..at].rfind("\n\n").map_or(0, |blank| blank + 2);
+        let after = &rest[at + ATTRIBUTE.len()..];
+        let end = after.find("\n}\n").map_or(after.len(), |close| close + 3);
+        items.push(format!("{}{}", &rest[doc_start..at], &after[..end]));
+        rest = &after[end..];
+    }
+    items
+}
