@@ -6,17 +6,17 @@
 //! Names are unraw'd here, once ([`unraw`]): the rest of the crate reads `property`,
 //! `function_name` and `name` and never sees an `r#`.
 
-use proc_macro2::{Delimiter, Group, Span, TokenStream};
-use quote::{ToTokens, TokenStreamExt};
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::ext::IdentExt;
-use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
-use syn::{Attribute, FnArg, Ident, ImplItem, Item, ItemImpl, Pat, ReturnType};
-use syn::{Signature, Type, Visibility};
+use syn::{Attribute, FnArg, Ident, Item, ItemImpl, Pat, ReturnType};
+use syn::{Signature, Type};
 
 use crate::attr::{self, ArgAttr, ToolAttr};
 use crate::docs::{self, Docs};
 use crate::errors::Errors;
+use crate::items::{FnItem, ImplBlock, Member};
 use crate::return_type::{self, ErrorType};
 use crate::tool_set_attr::{self, ToolSetAttr};
 use crate::validate_attr::{self, ValidateAttr};
@@ -109,52 +109,9 @@ impl Tool {
 pub(crate) struct FreeTool {
     /// The function as it is emitted again, without the argument attributes only the macro
     /// understands.
-    pub function: FreeFn,
+    pub function: FnItem,
     /// The function's model.
     pub tool: Tool,
-}
-
-/// A function item whose body is kept as the tokens it came in. The macro never reads a
-/// body: parsing it into syn's tree only to print it again, token by token, cost every
-/// expansion in proportion to the body's length (`macro_cost` in the bench, P6's 100 tools:
-/// 143.4 to 133.6 million instructions; with 30 statements a body, 291.1 to 197.4 million,
-/// and a rustc rebuild of such a crate 2,473 to 2,413 ms, medians of 14).
-pub(crate) struct FreeFn {
-    pub attrs: Vec<Attribute>,
-    pub vis: Visibility,
-    pub sig: Signature,
-    /// The `{ ... }` group, inner attributes and all.
-    body: Group,
-}
-
-impl Parse for FreeFn {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let attrs = input.call(Attribute::parse_outer)?;
-        let vis = input.parse()?;
-        let sig = input.parse()?;
-        let body: Group = input.parse()?;
-        if body.delimiter() != Delimiter::Brace {
-            return Err(syn::Error::new(body.span(), "expected the function's body"));
-        }
-        if !input.is_empty() {
-            return Err(input.error("expected one function"));
-        }
-        Ok(Self {
-            attrs,
-            vis,
-            sig,
-            body,
-        })
-    }
-}
-
-impl ToTokens for FreeFn {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.append_all(&self.attrs);
-        self.vis.to_tokens(tokens);
-        self.sig.to_tokens(tokens);
-        self.body.to_tokens(tokens);
-    }
 }
 
 /// An `impl` block under `#[mcp_tools]` and the tools among its methods.
@@ -323,7 +280,7 @@ pub(crate) fn parse_free_tool(
 ) -> Option<FreeTool> {
     // A function reads as one at once. Anything else is parsed as the item it is, which
     // says what it is, or why it is no item.
-    let mut function = match syn::parse2::<FreeFn>(item.clone()) {
+    let mut function = match syn::parse2::<FnItem>(item.clone()) {
         Ok(function) => function,
         Err(_) => match errors.collect(syn::parse2::<Item>(item))? {
             // Not expected: syn reads a function item as the signature and body above.
@@ -350,28 +307,32 @@ pub(crate) fn parse_tool_set(
     errors: &mut Errors,
 ) -> Option<ToolSet> {
     let attr = tool_set_attr::parse(attr, errors);
-    let mut block = match syn::parse2::<Item>(item) {
-        Ok(Item::Impl(block)) => block,
-        Ok(Item::Fn(function)) => {
-            errors.at(Span::call_site(), tools_on_function(&function.sig));
-            return None;
-        }
-        _ => {
-            errors.at(
-                Span::call_site(),
-                "`#[mcp_tools]` goes on an `impl` block of the state type whose methods are tools",
-            );
-            return None;
-        }
+    // An `impl` block reads as one at once; anything else is parsed as the item it is.
+    let mut block = match syn::parse2::<ImplBlock>(item.clone()) {
+        Ok(block) => block,
+        Err(_) => match syn::parse2::<Item>(item) {
+            // Not expected: syn reads a block as its header and members, as above.
+            Ok(Item::Impl(block)) => errors.collect(syn::parse2(block.into_token_stream()))?,
+            Ok(Item::Fn(function)) => {
+                errors.at(Span::call_site(), tools_on_function(&function.sig));
+                return None;
+            }
+            _ => {
+                errors.at(
+                    Span::call_site(),
+                    "`#[mcp_tools]` goes on an `impl` block of the state type whose methods are tools",
+                );
+                return None;
+            }
+        },
     };
     let mut tools = Vec::new();
-    for member in &mut block.items {
-        if let ImplItem::Fn(method) = member {
-            take_tools_attr(&mut method.attrs, errors);
-        }
-        if let ImplItem::Fn(method) = member
-            && let Some(tokens) = take_tool_attr(&mut method.attrs, errors)
-        {
+    for member in &mut block.members {
+        let Member::Method(method) = member else {
+            continue;
+        };
+        take_tools_attr(&mut method.attrs, errors);
+        if let Some(tokens) = take_tool_attr(&mut method.attrs, errors) {
             tools.push(parse_tool(
                 tokens,
                 &method.attrs,
@@ -382,6 +343,7 @@ pub(crate) fn parse_tool_set(
             strip_arg_attrs(&mut method.sig);
         }
     }
+    let block = block.into_item();
     Some(ToolSet { block, tools, attr })
 }
 
@@ -503,6 +465,42 @@ mod tests {
         // its own words, at the user's tokens.
         let broken = quote!(fn add() -> u32 { let = ; });
         assert_eq!(emitted(broken.clone()), Some(broken.to_string()));
+    }
+
+    #[test]
+    fn a_block_is_emitted_as_it_came_but_for_its_tools_attributes() {
+        let body = quote!(
+            {
+                #![allow(unused_mut)]
+                let mut total = self.base + quantity;
+                total
+            }
+        );
+        let item = |tool: TokenStream, arg: TokenStream| {
+            quote! {
+                #[allow(dead_code)]
+                impl<T: Clone> Cart<T> where T: Send {
+                    #![allow(clippy::all)]
+                    const LIMIT: u32 = 3;
+                    type Item = T;
+                    helper!(a => b);
+                    /// Adds.
+                    #tool
+                    pub async fn add(&self, #arg quantity: u32) -> u32 #body
+                    fn other(&self) -> [u8; { 1 + 1 }] { [0; 2] }
+                }
+            }
+        };
+        let mut errors = Errors::default();
+        let written = item(quote!(#[mcp_tool]), quote!(#[validate(range(min = 1))]));
+        let set = parse_tool_set(TokenStream::new(), written, &mut errors).expect("a block");
+        assert!(errors.is_empty());
+        assert_eq!(set.tools.len(), 1);
+        let expected = item(quote!(#[mcp_tool::__handled]), TokenStream::new());
+        assert_eq!(
+            set.block.to_token_stream().to_string(),
+            expected.to_string()
+        );
     }
 
     #[test]

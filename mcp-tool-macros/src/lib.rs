@@ -15,6 +15,7 @@ mod errors;
 mod expand;
 mod fallback;
 mod icon_attr;
+mod items;
 mod return_type;
 mod suggest;
 mod tool_set_attr;

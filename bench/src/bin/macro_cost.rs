@@ -9,7 +9,8 @@
 //! ```
 //!
 //! `STATEMENTS` lengthens each tool's body by that many statements (none by default), as
-//! real tools' bodies are longer than P6's one expression.
+//! real tools' bodies are longer than P6's one expression. With `block` after it, the same
+//! tools are methods of one `#[mcp_tools]` block.
 
 #![allow(dead_code)]
 
@@ -29,6 +30,8 @@ mod expand;
 mod fallback;
 #[path = "../../../mcp-tool-macros/src/icon_attr.rs"]
 mod icon_attr;
+#[path = "../../../mcp-tool-macros/src/items.rs"]
+mod items;
 #[path = "../../../mcp-tool-macros/src/return_type.rs"]
 mod return_type;
 #[path = "../../../mcp-tool-macros/src/suggest.rs"]
@@ -60,21 +63,39 @@ fn main() {
     let source = source.replace(BODY_START, &format!("{BODY_START}{padding}"));
     let tools = tool_items(&source);
     let start = Instant::now();
-    let mut tokens = 0;
-    for item in &tools {
-        let item = TokenStream::from_str(item).expect("the generated crate lexes");
-        let expanded = expand::tool(TokenStream::new(), item);
-        assert!(
-            !expanded.to_string().contains("compile_error"),
-            "the generated tools expand without errors"
-        );
-        tokens += expanded.into_iter().count();
-    }
+    let shape = if std::env::args().nth(2).as_deref() == Some("block") {
+        let methods: String = tools
+            .iter()
+            .map(|tool| {
+                format!(
+                    "#[mcp_tool]\n{}",
+                    tool.replacen("(\n", "(\n    &self,\n", 1)
+                )
+            })
+            .collect();
+        let block = format!("impl Shop {{\n{methods}}}");
+        expanded(expand::tool_set, &block);
+        "as methods of one block"
+    } else {
+        for item in &tools {
+            expanded(expand::tool, item);
+        }
+        "as free functions"
+    };
     let elapsed = start.elapsed();
     println!(
-        "{} tools of {statements} extra statements expanded in {elapsed:?} ({} top-level tokens each)",
-        tools.len(),
-        tokens / tools.len().max(1)
+        "{} tools of {statements} extra statements expanded {shape} in {elapsed:?}",
+        tools.len()
+    );
+}
+
+/// `item` expanded by `macro_fn`, which must find no error in it.
+fn expanded(macro_fn: fn(TokenStream, TokenStream) -> TokenStream, item: &str) {
+    let item = TokenStream::from_str(item).expect("the generated crate lexes");
+    let output = macro_fn(TokenStream::new(), item).to_string();
+    assert!(
+        !output.contains("compile_error"),
+        "the generated tools expand without errors: {output}"
     );
 }
 
