@@ -71,13 +71,9 @@ pub(crate) fn visibility_value(meta: &Meta, errors: &mut Errors) -> Option<syn::
 }
 
 /// `.ui(...)` and `.ui_visibility(...)` for the tool's `ToolInfo` builder.
-pub(crate) fn builder_calls(
-    view: Option<&LitStr>,
-    visibility: Option<&syn::Ident>,
-    rt: &TokenStream,
-) -> TokenStream {
+pub(crate) fn builder_calls(view: Option<&LitStr>, visibility: Option<&syn::Ident>) -> TokenStream {
     let view = view.map(|uri| quote!(.ui(#uri)));
-    let visibility =
-        visibility.map(|variant| quote!(.ui_visibility(#rt::apps::UiVisibility::#variant)));
+    let visibility = visibility
+        .map(|variant| quote!(.ui_visibility(::mcp_tool_runtime::apps::UiVisibility::#variant)));
     quote!(#view #visibility)
 }

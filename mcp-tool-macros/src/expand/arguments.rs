@@ -9,7 +9,6 @@ use syn::{Expr, Ident, LitStr, Type};
 use super::default::default_value;
 use super::each;
 use super::rules;
-use super::runtime;
 use super::validate::exclusive_bounds;
 use crate::ast::{Arg, Tool};
 
@@ -60,18 +59,17 @@ pub(super) fn input(tool: &Tool) -> Input<'_> {
 
 /// An `#[arg(input)]` struct is the input as it is.
 fn whole_input(input: &Arg) -> Input<'_> {
-    let rt = runtime();
     let ty = &input.ty;
     let param = format_ident!("__McpInput");
     Input {
         items: Vec::new(),
-        checks: vec![quote!(#rt::__private::assert_input::<#ty>();)],
+        checks: vec![quote!(::mcp_tool_runtime::__private::assert_input::<#ty>();)],
         params: vec![(param.clone(), ty)],
         bounds: quote! {
-            #rt::__private::ToolInput
-                + #rt::__private::serde::de::DeserializeOwned
-                + #rt::__private::schemars::JsonSchema
-                + #rt::__private::validator::Validate
+            ::mcp_tool_runtime::__private::ToolInput
+                + ::mcp_tool_runtime::__private::serde::de::DeserializeOwned
+                + ::mcp_tool_runtime::__private::schemars::JsonSchema
+                + ::mcp_tool_runtime::__private::validator::Validate
         },
         ty: quote!(#param),
         builder_extra: quote!(.whole_input()),
@@ -82,15 +80,14 @@ fn whole_input(input: &Arg) -> Input<'_> {
 
 /// The hidden struct with one field per argument.
 fn argument_struct(tool: &Tool) -> Input<'_> {
-    let rt = runtime();
     let mut input = Input {
         items: Vec::new(),
         checks: Vec::new(),
         params: Vec::new(),
         bounds: quote! {
-            #rt::__private::ToolArgument
-                + #rt::__private::serde::de::DeserializeOwned
-                + #rt::__private::schemars::JsonSchema
+            ::mcp_tool_runtime::__private::ToolArgument
+                + ::mcp_tool_runtime::__private::serde::de::DeserializeOwned
+                + ::mcp_tool_runtime::__private::schemars::JsonSchema
         },
         ty: TokenStream::new(),
         builder_extra: TokenStream::new(),
@@ -184,16 +181,15 @@ fn struct_item(
     fields: &[TokenStream],
     derive_span: Span,
 ) -> TokenStream {
-    let rt = runtime();
     let generics = params.iter().map(|(param, _)| param);
     let validate = rules::validate_derive(derive_span);
     quote! {
         // `#[validate(nested)]` calls `.validate()` on the argument's value.
         #[allow(unused_imports)]
-        use #rt::__private::validator::Validate as _;
+        use ::mcp_tool_runtime::__private::validator::Validate as _;
         #[derive(
-            #rt::__private::serde::Deserialize,
-            #rt::__private::schemars::JsonSchema,
+            ::mcp_tool_runtime::__private::serde::Deserialize,
+            ::mcp_tool_runtime::__private::schemars::JsonSchema,
         )]
         #validate
         #[serde(crate = "::mcp_tool_runtime::__private::serde", deny_unknown_fields)]
@@ -221,12 +217,11 @@ fn is_plain(arg: &Arg) -> bool {
 /// One field of the arguments struct; records the argument's type check, its type
 /// parameter and its default function in `input`.
 fn field<'a>(tool: &Tool, arg: &'a Arg, input: &mut Input<'a>) -> TokenStream {
-    let rt = runtime();
     let ident = &arg.ident;
     let ty = &arg.ty;
     input
         .checks
-        .push(quote!(#rt::__private::assert_argument::<#ty>();));
+        .push(quote!(::mcp_tool_runtime::__private::assert_argument::<#ty>();));
     let doc = field_doc(tool, arg).map(|text| quote!(#[doc = #text]));
     let default = arg.attr.default.as_ref().map(|default| match default {
         None => quote!(#[serde(default)]),

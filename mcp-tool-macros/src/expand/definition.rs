@@ -5,7 +5,6 @@ use quote::quote;
 use syn::LitStr;
 
 use super::arguments::{self, Input};
-use super::runtime;
 use crate::ast::{Place, Tool};
 use crate::attr::{Flag, ToolAttr};
 use crate::icon_attr::IconSpec;
@@ -23,7 +22,6 @@ use crate::icon_attr::IconSpec;
 /// `state` is the state type of a tool set's tool, whose body returns its `ToolDef`; a free
 /// tool's body (`None`) returns its definition and a handler that takes no state.
 pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenStream {
-    let rt = runtime();
     let input = arguments::input(tool);
     let info = info_function(tool, &input);
     let parse = parse_function(&input);
@@ -39,7 +37,7 @@ pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenS
         #parse
 
         #(#checks)*
-        #rt::__private::assert_output::<#output>();
+        ::mcp_tool_runtime::__private::assert_output::<#output>();
 
         #handler
     }
@@ -47,7 +45,6 @@ pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenS
 
 /// `__mcp_info`, which builds the `ToolInfo` once the output type is known.
 fn info_function(tool: &Tool, input: &Input) -> TokenStream {
-    let rt = runtime();
     let name = LitStr::new(&tool.name, tool.name_span());
     let function_name = LitStr::new(&tool.function_name, tool.name_span());
     let description = tool
@@ -63,7 +60,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
     let schema_profile = attr
         .schema_profile
         .as_ref()
-        .map(|variant| quote!(.schema_profile(#rt::SchemaProfile::#variant)));
+        .map(|variant| quote!(.schema_profile(::mcp_tool_runtime::SchemaProfile::#variant)));
     let timeout = attr.timeout_ms.map(|millis| quote!(.timeout_ms(#millis)));
     let cache_ttl = attr
         .cache_ttl_ms
@@ -72,25 +69,25 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
     let task = attr
         .task
         .as_ref()
-        .map(|variant| quote!(.task_support(#rt::tool::TaskSupport::#variant)));
+        .map(|variant| quote!(.task_support(::mcp_tool_runtime::tool::TaskSupport::#variant)));
     let task_start = attr
         .task_start
         .as_ref()
-        .map(|variant| quote!(.task_start(#rt::tool::TaskStart::#variant)));
+        .map(|variant| quote!(.task_start(::mcp_tool_runtime::tool::TaskStart::#variant)));
     let scopes = attr
         .scopes
         .as_ref()
         .map(|scopes| quote!(.scopes([#(#scopes),*])));
     let blocking = (!tool.is_async).then(|| quote!(.runs_blocking()));
-    let ui = crate::ui_attr::builder_calls(attr.ui.as_ref(), attr.ui_visibility.as_ref(), &rt);
+    let ui = crate::ui_attr::builder_calls(attr.ui.as_ref(), attr.ui_visibility.as_ref());
     let hints = hints(attr);
     let generic_params = input.generic_params();
     let Input {
         ty, builder_extra, ..
     } = input;
     quote! {
-        fn __mcp_info<__McpOutput: #rt::tool::IntoToolOutput, #(#generic_params),*>() -> #rt::ToolInfo {
-            #rt::ToolInfo::builder::<#ty, __McpOutput>(#name, #description)
+        fn __mcp_info<__McpOutput: ::mcp_tool_runtime::tool::IntoToolOutput, #(#generic_params),*>() -> ::mcp_tool_runtime::ToolInfo {
+            ::mcp_tool_runtime::ToolInfo::builder::<#ty, __McpOutput>(#name, #description)
                 #title
                 #meta
                 #icons
@@ -117,7 +114,6 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
 
 /// `.icons([...])`, each an rmcp `Icon` built from the checked attribute.
 fn icons(icons: &[IconSpec]) -> TokenStream {
-    let rt = runtime();
     let icons = icons.iter().map(|icon| {
         let src = &icon.src;
         let mime_type = icon
@@ -127,11 +123,10 @@ fn icons(icons: &[IconSpec]) -> TokenStream {
         let sizes = &icon.sizes;
         let sizes = (!sizes.is_empty())
             .then(|| quote!(.with_sizes(::std::vec![#(::std::string::String::from(#sizes)),*])));
-        let theme = icon
-            .theme
-            .as_ref()
-            .map(|variant| quote!(.with_theme(#rt::rmcp::model::IconTheme::#variant)));
-        quote!(#rt::rmcp::model::Icon::new(#src) #mime_type #sizes #theme)
+        let theme = icon.theme.as_ref().map(
+            |variant| quote!(.with_theme(::mcp_tool_runtime::rmcp::model::IconTheme::#variant)),
+        );
+        quote!(::mcp_tool_runtime::rmcp::model::Icon::new(#src) #mime_type #sizes #theme)
     });
     quote!(.icons([#(#icons),*]))
 }
@@ -149,13 +144,12 @@ fn hints(attr: &ToolAttr) -> Option<TokenStream> {
     if given.iter().all(Option::is_none) {
         return None;
     }
-    let rt = runtime();
     let read_only = optional_flag(attr.read_only);
     let destructive = optional_flag(attr.destructive);
     let idempotent = optional_flag(attr.idempotent);
     let open_world = optional_flag(attr.open_world);
     Some(quote! {
-        .hints(#rt::tool::Hints {
+        .hints(::mcp_tool_runtime::tool::Hints {
             read_only: #read_only,
             destructive: #destructive,
             idempotent: #idempotent,
@@ -177,13 +171,12 @@ fn optional_flag(flag: Option<Flag>) -> TokenStream {
 
 /// `__mcp_parse`, generic so that the user's types meet the runtime's bounds in this body.
 fn parse_function(input: &Input) -> TokenStream {
-    let rt = runtime();
     let generic_params = input.generic_params();
     let ty = &input.ty;
     quote! {
         fn __mcp_parse<#(#generic_params),*>(
-            call: &#rt::__private::ToolCall<'_>,
-        ) -> ::core::result::Result<#ty, #rt::ToolError> {
+            call: &::mcp_tool_runtime::__private::ToolCall<'_>,
+        ) -> ::core::result::Result<#ty, ::mcp_tool_runtime::ToolError> {
             call.parse::<#ty>()
         }
     }
@@ -191,12 +184,11 @@ fn parse_function(input: &Input) -> TokenStream {
 
 /// The cached `ToolInfo` and the `ToolDef` whose handler parses the call and calls the tool.
 fn handler(tool: &Tool, input: &Input, state: Option<TokenStream>) -> TokenStream {
-    let rt = runtime();
     let output = &tool.output;
     let user_types = input.user_types();
     let definition = quote! {
-        static INFO: ::std::sync::OnceLock<#rt::ToolInfo> = ::std::sync::OnceLock::new();
-        let info = #rt::__private::cached_info(&INFO, __mcp_info::<#output, #(#user_types),*>);
+        static INFO: ::std::sync::OnceLock<::mcp_tool_runtime::ToolInfo> = ::std::sync::OnceLock::new();
+        let info = ::mcp_tool_runtime::__private::cached_info(&INFO, __mcp_info::<#output, #(#user_types),*>);
     };
     let run = run(tool, input);
     match state {
@@ -208,7 +200,7 @@ fn handler(tool: &Tool, input: &Input, state: Option<TokenStream>) -> TokenStrea
             };
             quote! {
                 #definition
-                #rt::__private::tool_def::<#state>(info, |#state_param, __mcp_call| #run)
+                ::mcp_tool_runtime::__private::tool_def::<#state>(info, |#state_param, __mcp_call| #run)
             }
         }
         None => quote! {
@@ -223,7 +215,6 @@ fn handler(tool: &Tool, input: &Input, state: Option<TokenStream>) -> TokenStrea
 /// `async` block of its own (P6: 1.17 to 1.05–1.08 of rmcp's build time). An `async` method's
 /// future borrows the state, which no closure can hand back, so it keeps its own block.
 fn run(tool: &Tool, input: &Input) -> TokenStream {
-    let rt = runtime();
     let user_types = input.user_types();
     let parse = quote!(__mcp_parse::<#(#user_types),*>);
     let render = render(tool);
@@ -233,7 +224,7 @@ fn run(tool: &Tool, input: &Input) -> TokenStream {
     let bindings = &input.bindings;
     let call = call(tool, input);
     let context = match tool.context() {
-        Some(_) => quote!(__mcp_context: #rt::ToolContext),
+        Some(_) => quote!(__mcp_context: ::mcp_tool_runtime::ToolContext),
         None => quote!(_: ()),
     };
     let runner = if tool.is_async {
@@ -242,22 +233,21 @@ fn run(tool: &Tool, input: &Input) -> TokenStream {
         quote!(run_sync)
     };
     quote! {
-        #rt::__private::#runner(__mcp_call, #parse, move |#bindings, #context| #call, #render)
+        ::mcp_tool_runtime::__private::#runner(__mcp_call, #parse, move |#bindings, #context| #call, #render)
     }
 }
 
 /// The conversion of the user's output into the tool's answer, as a function: masking the
 /// error first when the generated code masks it.
 fn render(tool: &Tool) -> TokenStream {
-    let rt = runtime();
     let output = &tool.output;
     match &tool.masked_error {
         Some(declared) => quote! {
-            |output: #declared| <#output as #rt::tool::IntoToolOutput>::into_tool_output(
-                #rt::__private::mask_error(output),
+            |output: #declared| <#output as ::mcp_tool_runtime::tool::IntoToolOutput>::into_tool_output(
+                ::mcp_tool_runtime::__private::mask_error(output),
             )
         },
-        None => quote!(<#output as #rt::tool::IntoToolOutput>::into_tool_output),
+        None => quote!(<#output as ::mcp_tool_runtime::tool::IntoToolOutput>::into_tool_output),
     }
 }
 
@@ -269,14 +259,13 @@ fn async_method(
     parse: &TokenStream,
     render: &TokenStream,
 ) -> TokenStream {
-    let rt = runtime();
     let bindings = &input.bindings;
     let call = call(tool, input);
     let context = tool
         .context()
         .map(|_| quote!(let __mcp_context = __mcp_call.context();));
     quote! {
-        #rt::__private::boxed(async move {
+        ::mcp_tool_runtime::__private::boxed(async move {
             let #bindings = match __mcp_call.parse_off_executor(#parse).await {
                 ::core::result::Result::Ok(arguments) => arguments,
                 ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),

@@ -7,13 +7,11 @@ use quote::{format_ident, quote};
 
 use super::arguments::serde_rename;
 use super::rules;
-use super::runtime;
 use crate::ast::{Arg, Tool};
 use crate::validate_attr::Validator;
 
 /// The `__mcp_check_each` function, or `None` when no argument needs it.
 pub(super) fn check_each(tool: &Tool) -> Option<TokenStream> {
-    let rt = runtime();
     // The span of the arguments struct's derive: an error both derives report is then the
     // same diagnostic, which rustc shows once.
     let derive_span = rules::derive_span(&tool.args);
@@ -29,8 +27,8 @@ pub(super) fn check_each(tool: &Tool) -> Option<TokenStream> {
     }
     Some(quote! {
         fn __mcp_check_each(
-            __mcp_arguments: &#rt::__private::serde_json::Value,
-        ) -> ::std::vec::Vec<#rt::__private::validator::ValidationErrors> {
+            __mcp_arguments: &::mcp_tool_runtime::__private::serde_json::Value,
+        ) -> ::std::vec::Vec<::mcp_tool_runtime::__private::validator::ValidationErrors> {
             let mut __mcp_errors = ::std::vec::Vec::new();
             #(#checks)*
             __mcp_errors
@@ -57,7 +55,6 @@ fn needs_check(arg: &Arg) -> bool {
 
 /// One argument checked alone: a one-field struct with its type, rules and serde options.
 fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
-    let rt = runtime();
     let ident = &arg.ident;
     let ty = &arg.ty;
     let name = format_ident!("__McpCheck{index}");
@@ -73,8 +70,8 @@ fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
     quote! {
         {
             #[allow(unused_imports)]
-            use #rt::__private::validator::Validate as _;
-            #[derive(#rt::__private::serde::Deserialize)]
+            use ::mcp_tool_runtime::__private::validator::Validate as _;
+            #[derive(::mcp_tool_runtime::__private::serde::Deserialize)]
             #derive
             #[serde(crate = "::mcp_tool_runtime::__private::serde")]
             #[validate(crate = "::mcp_tool_runtime::__private::validator")]
@@ -83,7 +80,7 @@ fn check_one(index: usize, arg: &Arg, derive_span: Span) -> TokenStream {
                 #(#validate)* #(#serde)*
                 #ident: #ty,
             }
-            __mcp_errors.extend(#rt::__private::check_argument::<#name>(__mcp_arguments, #property));
+            __mcp_errors.extend(::mcp_tool_runtime::__private::check_argument::<#name>(__mcp_arguments, #property));
         }
     }
 }

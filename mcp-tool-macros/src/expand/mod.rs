@@ -2,6 +2,12 @@
 //! the model, check it, then expand it or fall back. The generated code is small: one
 //! arguments struct for the derives, one cached definition, one handler that calls generic
 //! runtime functions.
+//!
+//! Generated code names the runtime `::mcp_tool_runtime`, absolute, so that a user's module
+//! of the same name cannot shadow it. It is written out in each `quote!` rather than
+//! interpolated from one stream built for it: 377.2M to 370.0M instructions for P6's 100
+//! tools (`macro_cost`, debug build); in rustc each interpolated stream is also a call
+//! across the proc-macro bridge.
 
 mod arguments;
 mod default;
@@ -46,10 +52,4 @@ pub(crate) fn tool_set(attr: TokenStream, item: TokenStream) -> TokenStream {
         return fallback::tool_set(&set, &errors);
     }
     tool_set::expand(&set)
-}
-
-/// The runtime crate as generated code names it: absolute, so a user's module of the same
-/// name cannot shadow it.
-fn runtime() -> TokenStream {
-    quote!(::mcp_tool_runtime)
 }

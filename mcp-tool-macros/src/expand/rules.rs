@@ -18,7 +18,6 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, Type};
 
-use super::runtime;
 use crate::ast::Arg;
 use crate::validate_attr::{Rule, RuleOption, Validator, Written};
 
@@ -114,17 +113,16 @@ pub(super) fn custom_wrappers(arg: &Arg) -> Vec<TokenStream> {
 /// the derive reports it at the argument already, as it does for the only validated
 /// argument of a tool.
 pub(super) fn checks(arg: &Arg, args: &[Arg]) -> Vec<TokenStream> {
-    let rt = runtime();
     let rules: Vec<&Rule> = arg.validate.iter().flat_map(|v| &v.rules).collect();
     let mut checks = Vec::new();
     if rules.iter().any(|rule| rule.validator == Validator::Nested) {
         let inner = without_options(&arg.ty);
-        checks.push(quote_spanned!(inner.span()=> #rt::__private::assert_nested::<#inner>();));
+        checks.push(quote_spanned!(inner.span()=> ::mcp_tool_runtime::__private::assert_nested::<#inner>();));
     }
     let reported_here = sole_validated(args).is_some_and(|sole| std::ptr::eq(sole, arg));
     if !reported_here && rules.iter().any(|rule| rule.validator != Validator::Nested) {
         let ty = &arg.ty;
-        checks.push(quote_spanned!(ty.span()=> #rt::__private::assert_checked_value::<#ty>();));
+        checks.push(quote_spanned!(ty.span()=> ::mcp_tool_runtime::__private::assert_checked_value::<#ty>();));
     }
     checks
 }

@@ -5,7 +5,6 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::definition::definition_body;
-use super::runtime;
 use crate::ast::FreeTool;
 
 /// The function as written, then its definition function.
@@ -22,22 +21,21 @@ pub(super) fn expand(free: &FreeTool) -> TokenStream {
         function.sig.ident
     );
     let body = definition_body(tool, None);
-    let rt = runtime();
     // The definition and the handler do not depend on the state: built in a function of
     // their own, they are compiled once in this crate, rather than encoded for every crate
     // that names the state type and compiled once per state type (P6).
     quote! {
         #function
         #[doc = #doc]
-        #vis fn #definition<__S>() -> #rt::ToolDef<__S>
+        #vis fn #definition<__S>() -> ::mcp_tool_runtime::ToolDef<__S>
         where
             __S: ::core::marker::Send + ::core::marker::Sync + 'static,
         {
-            fn __mcp_definition() -> (&'static #rt::ToolInfo, #rt::__private::FreeHandler) {
+            fn __mcp_definition() -> (&'static ::mcp_tool_runtime::ToolInfo, ::mcp_tool_runtime::__private::FreeHandler) {
                 #body
             }
             let (info, handler) = __mcp_definition();
-            #rt::__private::free_tool_def(info, handler)
+            ::mcp_tool_runtime::__private::free_tool_def(info, handler)
         }
     }
 }
