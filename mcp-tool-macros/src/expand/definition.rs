@@ -132,8 +132,8 @@ fn icons(icons: &[IconSpec]) -> TokenStream {
 }
 
 /// `.hints(..)`, where a hint the user did not give stays `None`; nothing when none was
-/// given, which the builder's default says (a tool's expansion in a debug build, where
-/// rustc runs the macro: 140,000 instructions fewer, `macro_cost`).
+/// given, which the builder's default says (P6's 100 tools in a debug build of
+/// `macro_cost`, the build rustc runs the macro from: 393.8M to 377.2M instructions).
 fn hints(attr: &ToolAttr) -> Option<TokenStream> {
     let given = [
         attr.read_only,
