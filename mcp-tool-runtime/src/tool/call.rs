@@ -105,13 +105,18 @@ impl<'a> ToolCall<'a> {
             self.info.input(),
             self.input_mode,
             &self.input_limits,
-            self.arguments.as_ref().is_some_and(Sent::is_large),
+            self.is_large(),
         )
     }
 
     /// Whether [`ToolCall::parse_off_executor`] would read the arguments here, at once.
     pub fn reads_here(&self) -> bool {
-        !self.arguments.as_ref().is_some_and(Sent::is_large)
+        !self.is_large()
+    }
+
+    /// Whether the arguments are a large input, which is read on the sync tools' threads.
+    fn is_large(&self) -> bool {
+        self.arguments.as_ref().is_some_and(Sent::is_large)
     }
 
     /// Runs `parse` (a tool's [`ToolCall::parse`]) on this call, except that a large input is
