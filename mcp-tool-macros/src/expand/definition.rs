@@ -46,7 +46,9 @@ pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenS
 /// `__mcp_info`, which builds the `ToolInfo` once the output type is known.
 fn info_function(tool: &Tool, input: &Input) -> TokenStream {
     let name = LitStr::new(&tool.name, tool.name_span());
-    let function_name = LitStr::new(&tool.function_name, tool.name_span());
+    // `concat!`'s tail whole: a `"::"` written in `quote!` costs a lexing of its own (see
+    // `arguments::struct_item`).
+    let path_tail = LitStr::new(&format!("::{}", tool.function_name), tool.name_span());
     let description = tool
         .attr
         .description
@@ -107,7 +109,7 @@ fn info_function(tool: &Tool, input: &Input) -> TokenStream {
                 .defined_in(
                     #package,
                     #version,
-                    ::core::concat!(::core::module_path!(), "::", #function_name),
+                    ::core::concat!(::core::module_path!(), #path_tail),
                 )
                 .build()
         }
