@@ -237,9 +237,7 @@ fn is_plain(arg: &Arg) -> bool {
 fn field<'a>(tool: &Tool, arg: &'a Arg, input: &mut Input<'a>) -> TokenStream {
     let ident = &arg.ident;
     let ty = &arg.ty;
-    input
-        .checks
-        .push(quote!(::mcp_tool_runtime::__private::assert_argument::<#ty>();));
+    input.checks.push(rules::argument_check(arg, &tool.args));
     let doc = field_doc(tool, arg).map(|text| quote!(#[doc = #text]));
     let default = arg.attr.default.as_ref().map(|default| match default {
         None => quote!(#[serde(default)]),
@@ -252,7 +250,7 @@ fn field<'a>(tool: &Tool, arg: &'a Arg, input: &mut Input<'a>) -> TokenStream {
         .map(|expr| quote!(#[schemars(example = (#expr))]));
     let validate = rules::derive_attrs(arg);
     input.items.extend(rules::custom_wrappers(arg));
-    input.checks.extend(rules::checks(arg, &tool.args));
+    input.checks.extend(rules::nested_check(arg));
     let passthrough = &arg.passthrough;
     let exclusive = exclusive_bounds(&arg.validate);
     let field_ty = if is_plain(arg) {

@@ -6,7 +6,7 @@
 //! - each `custom(function = f)` is handed to the derive as a wrapper with the signature
 //!   `validator` calls, whose body calls `f` at `f`'s tokens: a function of the wrong
 //!   signature fails there, and only there;
-//! - `assert_nested` and `assert_checked_value` say, at the argument's type, that
+//! - `assert_nested` and `assert_checked_argument` say, at the argument's type, that
 //!   `#[validate(nested)]` needs `Validate` and that every other rule needs `Serialize`
 //!   (`validator` puts the checked value in its errors);
 //! - the derive invocation of a struct whose only validated field is this argument carries
@@ -106,25 +106,35 @@ pub(super) fn custom_wrappers(arg: &Arg) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The statements that require, at the argument's type, what its rules need of it.
-///
-/// `nested` always gets one: the derive's own error ("the method `validate` exists … but its
-/// trait bounds were not satisfied") does not say what to do. `Serialize` gets one unless
-/// the derive reports it at the argument already, as it does for the only validated
-/// argument of a tool.
-pub(super) fn checks(arg: &Arg, args: &[Arg]) -> Vec<TokenStream> {
-    let rules: Vec<&Rule> = arg.validate.iter().flat_map(|v| &v.rules).collect();
-    let mut checks = Vec::new();
-    if rules.iter().any(|rule| rule.validator == Validator::Nested) {
-        let inner = without_options(&arg.ty);
-        checks.push(quote_spanned!(inner.span()=> ::mcp_tool_runtime::__private::assert_nested::<#inner>();));
-    }
+/// The statement that requires, at the argument's type, what an argument needs: that it can
+/// be read and described, and, when its rules check its value, that `validator` can report
+/// that value (`Serialize`), unless the derive reports that at the argument already, as it
+/// does for the only validated argument of a tool.
+pub(super) fn argument_check(arg: &Arg, args: &[Arg]) -> TokenStream {
+    let ty = &arg.ty;
     let reported_here = sole_validated(args).is_some_and(|sole| std::ptr::eq(sole, arg));
-    if !reported_here && rules.iter().any(|rule| rule.validator != Validator::Nested) {
-        let ty = &arg.ty;
-        checks.push(quote_spanned!(ty.span()=> ::mcp_tool_runtime::__private::assert_checked_value::<#ty>();));
+    let checks_value = rules(arg).any(|rule| rule.validator != Validator::Nested);
+    if checks_value && !reported_here {
+        quote_spanned!(ty.span()=> ::mcp_tool_runtime::__private::assert_checked_argument::<#ty>();)
+    } else {
+        quote!(::mcp_tool_runtime::__private::assert_argument::<#ty>();)
     }
-    checks
+}
+
+/// The statement that requires, at the type inside its options, that an argument with
+/// `#[validate(nested)]` is `Validate`: the derive's own error ("the method `validate`
+/// exists … but its trait bounds were not satisfied") does not say what to do.
+pub(super) fn nested_check(arg: &Arg) -> Option<TokenStream> {
+    if !rules(arg).any(|rule| rule.validator == Validator::Nested) {
+        return None;
+    }
+    let inner = without_options(&arg.ty);
+    Some(quote_spanned!(inner.span()=> ::mcp_tool_runtime::__private::assert_nested::<#inner>();))
+}
+
+/// Every rule of the argument's `#[validate]` attributes.
+fn rules(arg: &Arg) -> impl Iterator<Item = &Rule> {
+    arg.validate.iter().flat_map(|validate| &validate.rules)
 }
 
 /// Names the wrappers of one argument's custom rules, in order, the same way for the
