@@ -14,6 +14,18 @@ pub use crate::tool::blocking::run_blocking;
 pub use crate::tool::call::{BindBody, BoundBody, Parse, Rendering, ToolCall};
 pub use crate::tool::def::{BoxFuture, FreeHandler, Handler};
 
+/// Parses a call's arguments into a tool's arguments struct, for a struct with no type
+/// parameters: one function of the runtime where each tool had its own `__mcp_parse`, which
+/// took 49M off the 4,662M instructions P6's incremental rebuild of 100 tools runs on
+/// rustc's main thread (callgrind, pre-expanded crate). A generic struct keeps its own, whose
+/// bounds meet the user's types in the tool's body.
+pub fn parse_call<A>(call: &ToolCall<'_>) -> Result<A, crate::ToolError>
+where
+    A: serde::de::DeserializeOwned + validator::Validate,
+{
+    call.parse()
+}
+
 /// Pairs a `#[mcp_tool]` definition with its handler.
 pub fn tool_def<S: 'static>(
     info: &'static crate::ToolInfo,

@@ -185,17 +185,32 @@ fn optional_flag(flag: Option<Flag>) -> TokenStream {
     }
 }
 
-/// `__mcp_parse`, generic so that the user's types meet the runtime's bounds in this body.
-fn parse_function(input: &Input) -> TokenStream {
+/// `__mcp_parse`, generic so that the user's types meet the runtime's bounds in this body;
+/// none for an arguments struct without type parameters, which the runtime's `parse_call`
+/// parses (see [`parse_path`]).
+fn parse_function(input: &Input) -> Option<TokenStream> {
+    if input.params.is_empty() {
+        return None;
+    }
     let generic_params = input.generic_params();
     let ty = &input.ty;
-    quote! {
+    Some(quote! {
         fn __mcp_parse<#(#generic_params),*>(
             call: &::mcp_tool_runtime::__private::ToolCall<'_>,
         ) -> ::core::result::Result<#ty, ::mcp_tool_runtime::ToolError> {
             call.parse::<#ty>()
         }
+    })
+}
+
+/// The function that parses the call's arguments: [`parse_function`]'s, or the runtime's.
+fn parse_path(input: &Input) -> TokenStream {
+    if input.params.is_empty() {
+        let ty = &input.ty;
+        return quote!(::mcp_tool_runtime::__private::parse_call::<#ty>);
     }
+    let user_types = input.user_types();
+    quote!(__mcp_parse::<#(#user_types),*>)
 }
 
 /// The cached `ToolInfo` and the `ToolDef` whose handler parses the call and calls the tool.
@@ -231,8 +246,7 @@ fn handler(tool: &Tool, input: &Input, state: Option<TokenStream>) -> TokenStrea
 /// `async` block of its own (P6: 1.17 to 1.05–1.08 of rmcp's build time). An `async` method's
 /// future borrows the state, which no closure can hand back, so it keeps its own block.
 fn run(tool: &Tool, input: &Input) -> TokenStream {
-    let user_types = input.user_types();
-    let parse = quote!(__mcp_parse::<#(#user_types),*>);
+    let parse = parse_path(input);
     let render = render(tool);
     if tool.is_async && tool.receiver.is_some() {
         return async_method(tool, input, &parse, &render);
