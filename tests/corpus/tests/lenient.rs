@@ -129,6 +129,21 @@ async fn what_the_schemas_publish_is_accepted_in_every_input_mode() {
         // 5.0 is an integer in JSON Schema.
         let result = call(&server, "echo_i64", json!({"value": 5.0})).await;
         assert_eq!(structured(&result), json!({"result": 5}));
+        // Inside a tagged enum too: the branch its tag names says what the value must be.
+        let message = json!({"type": "Number", "data": -9.223372036854776e18});
+        let result = call(&server, "echo_message", json!({"value": message})).await;
+        let expected = json!({"type": "Number", "data": i64::MIN});
+        assert_eq!(structured(&result), expected);
+        let result = call(
+            &server,
+            "echo_event",
+            json!({"value": {"kind": "click", "x": 1.0, "y": 2}}),
+        )
+        .await;
+        assert_eq!(
+            structured(&result),
+            json!({"kind": "click", "x": 1, "y": 2})
+        );
         // The strict profile publishes optional arguments as nullable, maps as pair lists.
         let result = call(
             &server,

@@ -123,7 +123,10 @@ impl<'s> Repairer<'s> {
         if depth > MAX_DEPTH || value.is_null() {
             return None;
         }
-        let schema = self.doc.non_null(schema);
+        let schema = match value {
+            Value::Object(object) => self.tagged_branch(schema, object),
+            _ => self.doc.non_null(schema),
+        };
         let types = declared_types(schema);
         if let Value::Number(number) = value
             && types.contains(&JsonType::Integer)
@@ -152,6 +155,35 @@ impl<'s> Repairer<'s> {
             _ => None,
         };
         inner.or(replaced)
+    }
+
+    /// `schema`, or, for a union of objects each of which fixes a property with `const` (a
+    /// serde enum tagged internally or adjacently), the branch whose tags `object` carries,
+    /// so that its values are repaired as that branch says (`5.0` in `{"type": "Number",
+    /// "data": 5.0}`). A schema with properties of its own is left whole.
+    fn tagged_branch(&self, schema: &'s Value, object: &Map<String, Value>) -> &'s Value {
+        let schema = self.doc.non_null(schema);
+        if schema.get("properties").is_some() {
+            return schema;
+        }
+        let branches = ["oneOf", "anyOf"]
+            .into_iter()
+            .filter_map(|keyword| schema.get(keyword)?.as_array())
+            .flatten()
+            .map(|branch| self.doc.resolve(branch));
+        let mut tagged = branches.filter(|branch| {
+            let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
+                return false;
+            };
+            let mut tags = properties
+                .iter()
+                .filter_map(|(name, property)| {
+                    Some((name, self.doc.resolve(property).get("const")?))
+                })
+                .peekable();
+            tags.peek().is_some() && tags.all(|(name, tag)| object.get(name) == Some(tag))
+        });
+        tagged.next().unwrap_or(schema)
     }
 
     fn object(
