@@ -14,6 +14,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::limits::InputLimits;
+use super::slow::walk;
 use crate::error::JsonType;
 use crate::schema::{
     MAP_PAIR_KEY, MAP_PAIR_VALUE, SchemaDoc, declared_types, is_map, required_names,
@@ -157,33 +158,20 @@ impl<'s> Repairer<'s> {
         inner.or(replaced)
     }
 
-    /// `schema`, or, for a union of objects each of which fixes a property with `const` (a
-    /// serde enum tagged internally or adjacently), the branch whose tags `object` carries,
-    /// so that its values are repaired as that branch says (`5.0` in `{"type": "Number",
-    /// "data": 5.0}`). A schema with properties of its own is left whole.
+    /// `schema`, or, for an internally or adjacently tagged enum, the branch `object`'s tag
+    /// names (the walk's choice), so that its values are repaired as that branch says (`5.0`
+    /// in `{"type": "Number", "data": 5.0}`). A schema with properties of its own is left
+    /// whole.
     fn tagged_branch(&self, schema: &'s Value, object: &Map<String, Value>) -> &'s Value {
         let schema = self.doc.non_null(schema);
         if schema.get("properties").is_some() {
             return schema;
         }
-        let branches = ["oneOf", "anyOf"]
+        ["oneOf", "anyOf"]
             .into_iter()
             .filter_map(|keyword| schema.get(keyword)?.as_array())
-            .flatten()
-            .map(|branch| self.doc.resolve(branch));
-        let mut tagged = branches.filter(|branch| {
-            let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
-                return false;
-            };
-            let mut tags = properties
-                .iter()
-                .filter_map(|(name, property)| {
-                    Some((name, self.doc.resolve(property).get("const")?))
-                })
-                .peekable();
-            tags.peek().is_some() && tags.all(|(name, tag)| object.get(name) == Some(tag))
-        });
-        tagged.next().unwrap_or(schema)
+            .find_map(|branches| walk::tagged_branch(&self.doc, branches, object))
+            .unwrap_or(schema)
     }
 
     fn object(

@@ -289,11 +289,11 @@ impl<'s> Walker<'s> {
             out.push(Violation::about(path.clone(), kind, value));
             return;
         };
-        let tag_values = |branch: &&'s Value| {
-            let tag_schema = member(member(branch, "properties")?, tag)?;
-            constants_of(self.doc.resolve(tag_schema))
-        };
-        let allowed: Vec<Value> = branches.iter().filter_map(tag_values).flatten().collect();
+        let allowed: Vec<Value> = branches
+            .iter()
+            .filter_map(|branch| tag_values(&self.doc, branch, tag))
+            .flatten()
+            .collect();
         let Some(given) = find(object, tag) else {
             let kind = ViolationKind::Missing {
                 expected: Expected::OneOf(allowed),
@@ -301,10 +301,7 @@ impl<'s> Walker<'s> {
             out.push(Violation::new(path.key(tag), kind, None));
             return;
         };
-        let chosen = branches
-            .iter()
-            .find(|branch| tag_values(branch).is_some_and(|values| values.contains(given)));
-        match chosen {
+        match branch_tagged(&self.doc, branches, tag, given) {
             Some(branch) => self.node(branch, value, path, out, depth + 1),
             None => {
                 out.push(enum_violation(path.key(tag), allowed, given));
@@ -345,6 +342,37 @@ fn has_duplicates(items: &[Value]) -> bool {
         .iter()
         .enumerate()
         .any(|(i, item)| items[..i].contains(item))
+}
+
+/// The branch of an internally or adjacently tagged enum that `object`'s tag names: the
+/// walk reports on it, and the repair follows it.
+pub(crate) fn tagged_branch<'s>(
+    doc: &SchemaDoc<'s>,
+    branches: &'s [Value],
+    object: &Map<String, Value>,
+) -> Option<&'s Value> {
+    let resolved: Vec<&'s Value> = branches.iter().map(|b| doc.resolve(b)).collect();
+    let tag = discriminator(&resolved)?;
+    branch_tagged(doc, &resolved, &tag, find(object, &tag)?)
+}
+
+/// The branch whose `tag` is fixed to a set of constants holding `given`.
+fn branch_tagged<'s>(
+    doc: &SchemaDoc<'s>,
+    branches: &[&'s Value],
+    tag: &str,
+    given: &Value,
+) -> Option<&'s Value> {
+    branches
+        .iter()
+        .copied()
+        .find(|branch| tag_values(doc, branch, tag).is_some_and(|values| values.contains(given)))
+}
+
+/// The constants a branch fixes its `tag` to.
+fn tag_values(doc: &SchemaDoc<'_>, branch: &Value, tag: &str) -> Option<Vec<Value>> {
+    let tag_schema = member(member(branch, "properties")?, tag)?;
+    constants_of(doc.resolve(tag_schema))
 }
 
 /// A property that every branch requires and fixes to constants: the enum's tag.
