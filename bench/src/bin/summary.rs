@@ -49,7 +49,8 @@ fn main() {
         );
     }
     if wanted("P6") {
-        // Three rounds, medians: one build each swung the ratios by ±0.05 between runs.
+        // Three rounds (each a clean build and three rebuilds of each crate), medians: one
+        // build each swung the ratios by ±0.05 between runs.
         let figures = compile::compare(3);
         eprintln!("  P6: {figures:?}");
         println!("P6 compile_vs_rmcp clean {:.2}", figures.clean_ratio());
