@@ -382,5 +382,6 @@ async fn the_wire_shapes_conform_to_the_ext_apps_schema() {
     let file = std::env::temp_dir().join(format!("mcp-apps-shapes-{}.json", std::process::id()));
     std::fs::write(&file, values.to_string()).expect("write the shapes");
     let report = node_report("clients/apps_schema.mjs", &[file.as_os_str()]);
+    let _ = std::fs::remove_file(&file);
     assert_eq!(report, json!({"checked": 5}));
 }

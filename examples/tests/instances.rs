@@ -103,9 +103,26 @@ struct Cluster {
     redis_port: u16,
     redis: Option<Process>,
     instances: Vec<(String, Process)>,
-    _nginx: Process,
+    nginx: Process,
     front: String,
     next_id: u64,
+}
+
+impl Drop for Cluster {
+    /// Stops every process and removes the cluster's folder, unless the test failed: then
+    /// the logs stay for whoever reads its report.
+    fn drop(&mut self) {
+        if thread::panicking() {
+            eprintln!("the cluster's logs are in {}", self.dir.display());
+            return;
+        }
+        self.nginx.kill();
+        for (_, instance) in &mut self.instances {
+            instance.kill();
+        }
+        self.stop_redis();
+        let _ = fs::remove_dir_all(&self.dir);
+    }
 }
 
 impl Cluster {
@@ -152,7 +169,7 @@ impl Cluster {
             redis_port,
             redis: Some(redis),
             instances,
-            _nginx: nginx,
+            nginx,
             front,
             next_id: 0,
         })

@@ -51,7 +51,12 @@ fn generate(server: &McpServer<()>, examples: usize) -> Vec<Value> {
         .status()
         .unwrap();
     assert!(status.success());
-    serde_json::from_slice(&std::fs::read(&output).unwrap()).unwrap()
+    let cases = serde_json::from_slice(&std::fs::read(&output).unwrap()).unwrap();
+    // Each run names its files by its process id: left behind, they pile up in the temp dir.
+    for file in [&input, &output] {
+        let _ = std::fs::remove_file(file);
+    }
+    cases
 }
 
 /// Each tool's canonical input schema (the full profile: schemars's, with integer formats).

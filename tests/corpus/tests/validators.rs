@@ -36,11 +36,26 @@ fn run(mut command: std::process::Command) -> Value {
     serde_json::from_slice(&output.stdout).expect("the checker prints JSON")
 }
 
-fn write_entries(name: &str) -> (std::path::PathBuf, usize) {
+/// The schemas a checker reads, in a file of the temp dir that goes with this value.
+struct EntriesFile {
+    path: std::path::PathBuf,
+    count: usize,
+}
+
+impl Drop for EntriesFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn write_entries(name: &str) -> EntriesFile {
     let entries = entries();
     let path = std::env::temp_dir().join(format!("{name}-{}.json", std::process::id()));
     std::fs::write(&path, serde_json::to_vec(&entries).unwrap()).unwrap();
-    (path, entries.len())
+    EntriesFile {
+        path,
+        count: entries.len(),
+    }
 }
 
 fn check_dir() -> std::path::PathBuf {
@@ -50,9 +65,10 @@ fn check_dir() -> std::path::PathBuf {
 #[test]
 fn ajv_2020_compiles_every_schema() {
     let clients = clients::clients();
-    let (path, count) = write_entries("corpus-ajv");
+    let entries = write_entries("corpus-ajv");
+    let count = entries.count;
     let mut command = clients.command(&clients.node);
-    command.arg(check_dir().join("ajv.cjs")).arg(&path);
+    command.arg(check_dir().join("ajv.cjs")).arg(&entries.path);
     let report = run(command);
     assert_eq!(report["checked"], count);
     assert!(count >= 4 * 80, "{count}");
@@ -63,11 +79,12 @@ fn ajv_2020_compiles_every_schema() {
 #[test]
 fn python_jsonschema_accepts_every_schema() {
     let clients = clients::clients();
-    let (path, count) = write_entries("corpus-jsonschema");
+    let entries = write_entries("corpus-jsonschema");
+    let count = entries.count;
     let mut command = clients.command(&clients.python);
     command
         .arg(check_dir().join("jsonschema_check.py"))
-        .arg(&path);
+        .arg(&entries.path);
     let report = run(command);
     assert_eq!(report["checked"], count);
     assert_eq!(report["failures"], json!([]), "{report:#}");
