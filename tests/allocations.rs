@@ -123,3 +123,23 @@ fn a_no_op_middleware_costs_one_allocation_per_call() {
         .expect("builds");
     assert_eq!(allocations_per_call(&two), base + 2);
 }
+
+#[test]
+fn an_enabled_trace_span_costs_no_allocation_beyond_the_subscribers() {
+    let plain = McpServer::builder(())
+        .tool(add_tool())
+        .build()
+        .expect("builds");
+    let traced = McpServer::builder(())
+        .tool(add_tool())
+        .middleware(TraceCalls::new())
+        .build()
+        .expect("builds");
+    let base = allocations_per_call(&plain);
+    // The registry enables the span and keeps it in a slab it reuses: the middleware's box
+    // is the one allocation left. Its name ("tools/call add") is put together on the stack.
+    let traced_calls = tracing::subscriber::with_default(tracing_subscriber::registry(), || {
+        allocations_per_call(&traced)
+    });
+    assert_eq!(traced_calls, base + 1);
+}

@@ -4,8 +4,8 @@
 //! valgrind --tool=callgrind target/release/profile ours_invalid 2000
 //! ```
 //!
-//! Calls: ours_valid, handwritten_valid, ours_handler, rmcp_handler,
-//! rmcp_quick_start_handler, ours_invalid,
+//! Calls: ours_valid, ours_valid_traced (P1t, under `tracing_subscriber::registry()`),
+//! handwritten_valid, ours_handler, rmcp_handler, rmcp_quick_start_handler, ours_invalid,
 //! ours_invalid_constraints, list_200, serialize_200.
 
 use std::hint::black_box;
@@ -21,6 +21,11 @@ fn main() {
     let f = &fixtures;
     let call: Box<dyn Fn()> = match name.as_str() {
         "ours_valid" => Box::new(|| drop(black_box(f.ours_valid()))),
+        "ours_valid_traced" => {
+            tracing::subscriber::set_global_default(tracing_subscriber::registry())
+                .expect("no other subscriber");
+            Box::new(|| drop(black_box(f.ours_valid_traced())))
+        }
         "handwritten_valid" => Box::new(|| drop(black_box(f.handwritten_valid()))),
         "ours_handler" => Box::new(|| drop(black_box(f.ours_handler()))),
         "rmcp_handler" => Box::new(|| drop(black_box(f.rmcp_handler()))),

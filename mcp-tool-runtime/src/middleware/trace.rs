@@ -4,10 +4,11 @@ use std::fmt;
 use std::time::Instant;
 
 use tracing::field::{Empty, display};
+use tracing::level_filters::{LevelFilter, STATIC_MAX_LEVEL};
 use tracing::{Instrument, Level, Span};
 
 use super::semconv::{
-    CANCELLED, CallAttributes, EXECUTE_TOOL, TOOLS_CALL, error_type, outcome_code, span_name,
+    CANCELLED, CallAttributes, EXECUTE_TOOL, TOOLS_CALL, error_type, outcome_code, with_span_name,
 };
 use super::trace_parent::{Hex, TraceParent};
 use super::{Middleware, Next, ToolRequest};
@@ -142,10 +143,14 @@ impl TraceCalls {
     }
 
     fn span(&self, tool: &str) -> Span {
-        // The field values are only computed for an enabled span: the name's allocation
-        // too.
+        // Past the highest level any subscriber wants, no span is made and no name is put
+        // together. Below it the name is (on the stack, a few dozen instructions even for a
+        // span a filter then turns off); the other values only for an enabled span.
+        if self.level > STATIC_MAX_LEVEL || self.level > LevelFilter::current() {
+            return Span::none();
+        }
         macro_rules! call_span {
-            ($level:expr) => {
+            ($level:expr, $name:expr) => {
                 tracing::span!(
                     $level,
                     "tool_call",
@@ -155,7 +160,7 @@ impl TraceCalls {
                     correlation_id = Empty,
                     trace_id = Empty,
                     parent_span_id = Empty,
-                    otel.name = span_name(tool).as_str(),
+                    otel.name = $name,
                     otel.kind = "server",
                     otel.status_code = Empty,
                     mcp.method.name = TOOLS_CALL,
@@ -171,13 +176,13 @@ impl TraceCalls {
                 )
             };
         }
-        match self.level {
-            Level::TRACE => call_span!(Level::TRACE),
-            Level::DEBUG => call_span!(Level::DEBUG),
-            Level::INFO => call_span!(Level::INFO),
-            Level::WARN => call_span!(Level::WARN),
-            _ => call_span!(Level::ERROR),
-        }
+        with_span_name(tool, |name| match self.level {
+            Level::TRACE => call_span!(Level::TRACE, name),
+            Level::DEBUG => call_span!(Level::DEBUG, name),
+            Level::INFO => call_span!(Level::INFO, name),
+            Level::WARN => call_span!(Level::WARN, name),
+            _ => call_span!(Level::ERROR, name),
+        })
     }
 }
 
