@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 use mcp_tool_runtime::middleware::{
     CallOutcome, Middleware, Next, ToolRequest, TraceCalls, from_fn,
 };
-use mcp_tool_runtime::{McpServer, ToolError, mcp_tool};
+use mcp_tool_runtime::{McpServer, ServerBuilder, ToolError, mcp_tool};
 use serde_json::json;
 
 struct Counting;
@@ -70,6 +70,11 @@ fn now<F: Future>(future: F) -> F::Output {
     }
 }
 
+/// A server of `add` alone, for middleware to be added to.
+fn add_server() -> ServerBuilder<()> {
+    McpServer::builder(()).tool(add_tool())
+}
+
 /// Allocations of one valid call of `add` on `server`, arguments built beforehand.
 fn allocations_per_call(server: &McpServer<()>) -> usize {
     let arguments = Some(json!({"a": 1, "b": 2}));
@@ -88,18 +93,10 @@ fn allocations_per_call(server: &McpServer<()>) -> usize {
 
 #[test]
 fn a_no_op_middleware_costs_one_allocation_per_call() {
-    let plain = McpServer::builder(())
-        .tool(add_tool())
-        .build()
-        .expect("builds");
-    let with_noop = McpServer::builder(())
-        .tool(add_tool())
-        .middleware(Noop)
-        .build()
-        .expect("builds");
+    let plain = add_server().build().expect("builds");
+    let with_noop = add_server().middleware(Noop).build().expect("builds");
     // No subscriber: the span is disabled, and the tracing middleware costs its box alone.
-    let traced = McpServer::builder(())
-        .tool(add_tool())
+    let traced = add_server()
         .middleware(TraceCalls::new())
         .build()
         .expect("builds");
@@ -109,14 +106,12 @@ fn a_no_op_middleware_costs_one_allocation_per_call() {
     assert_eq!(base, 3);
     assert_eq!(allocations_per_call(&with_noop), base + 1);
     assert_eq!(allocations_per_call(&traced), base + 1);
-    let function = McpServer::builder(())
-        .tool(add_tool())
+    let function = add_server()
         .middleware(from_fn(pass))
         .build()
         .expect("builds");
     assert_eq!(allocations_per_call(&function), base + 1);
-    let two = McpServer::builder(())
-        .tool(add_tool())
+    let two = add_server()
         .middleware(Noop)
         .middleware(Noop)
         .build()
@@ -126,12 +121,8 @@ fn a_no_op_middleware_costs_one_allocation_per_call() {
 
 #[test]
 fn an_enabled_trace_span_costs_no_allocation_beyond_the_subscribers() {
-    let plain = McpServer::builder(())
-        .tool(add_tool())
-        .build()
-        .expect("builds");
-    let traced = McpServer::builder(())
-        .tool(add_tool())
+    let plain = add_server().build().expect("builds");
+    let traced = add_server()
         .middleware(TraceCalls::new())
         .build()
         .expect("builds");
