@@ -16,8 +16,9 @@ if [ ! -x "$tools/bin/cargo-llvm-lines" ]; then
 fi
 [ -f "$dir/Cargo.toml" ] || { echo "no P6 crates in $dir: run gen_compile_crate first" >&2; exit 1; }
 for name in gen-ours gen-rmcp; do
+  log="$dir/llvm-lines-$name.log"
   out=$(cd "$dir" && PATH="$tools/bin:$PATH" CARGO_TARGET_DIR="$dir/target-llvm-lines" \
-    cargo llvm-lines --offline -p "$name" --lib 2>/dev/null)
+    cargo llvm-lines --offline -p "$name" --lib 2>"$log") || { cat "$log" >&2; exit 1; }
   echo "$name: $(echo "$out" | awk '/\(TOTAL\)/ {print $1 " lines of LLVM IR, " $2 " function copies"}')"
   echo "$out" | sed -n "4,$((top + 3))p"
 done
