@@ -238,16 +238,20 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
 
 /// The -32601 sentence and data for a method the server does not implement in the
 /// request's revision: one it never implements, or one its `_meta` revision removed.
+/// Nothing is built for a method that is served: every request asks, and building the
+/// data's list of methods first took 5,000 instructions of each (callgrind, a stdio call).
 fn not_found(message: &Value, method: &str) -> Option<(String, Value)> {
-    let Some(revision) = revision::stateless_revision(message) else {
-        let data = method_not_found_data(method);
-        return (!is_routed(method)).then(|| (method_not_found(method), data));
+    let revision = revision::stateless_revision(message);
+    let removed = revision.is_some() && revision::removed_method(method);
+    if !removed && is_routed(method) {
+        return None;
+    }
+    let Some(revision) = revision else {
+        return Some((method_not_found(method), method_not_found_data(method)));
     };
     let methods = revision::stateless_methods();
-    let text = if revision::removed_method(method) {
+    let text = if removed {
         text::method_removed(method, revision, &methods)
-    } else if is_routed(method) {
-        return None;
     } else {
         text::method_not_found_in(method, revision, &methods)
     };
