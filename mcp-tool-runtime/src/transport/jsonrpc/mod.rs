@@ -7,8 +7,9 @@
 //! this module, so the two transports answer alike.
 
 use rmcp::model::{
-    CallToolRequest, ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage,
+    CallToolRequest, ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage, JsonRpcRequest,
 };
+use serde::Deserialize;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
@@ -208,7 +209,14 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
         ));
     }
     let arguments = if method == TOOLS_CALL {
-        take_arguments(&mut value)
+        let arguments = take_arguments(&mut value);
+        if let Some(mut message) = read_call(&value) {
+            if let Some(arguments) = arguments {
+                give_back(&mut message, arguments);
+            }
+            return Inbound::Deliver(Box::new(message));
+        }
+        arguments
     } else {
         None
     };
@@ -234,6 +242,22 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
         invalid_params(method, &detail),
         None,
     ))
+}
+
+/// A `tools/call` read as the one request type it is. rmcp's message type buffers the
+/// message and tries the 13 request types listed before a call on a copy each, and each
+/// refusal formats a serde error: a stdio call took 106,400 instructions that way and takes
+/// 69,800 this way (callgrind; rmcp's own stdio server: 108,700). A call that does not read
+/// this way (its params do not fit) takes the general way, which answers it as before.
+/// `read_header` has refused a request that also holds `result` or `error`, so the shape
+/// rmcp checks first is a request's here.
+fn read_call(value: &Value) -> Option<ClientJsonRpcMessage> {
+    let call = JsonRpcRequest::<CallToolRequest>::deserialize(value).ok()?;
+    Some(JsonRpcMessage::Request(JsonRpcRequest {
+        jsonrpc: call.jsonrpc,
+        id: call.id,
+        request: ClientRequest::CallToolRequest(call.request),
+    }))
 }
 
 /// The -32601 sentence and data for a method the server does not implement in the
@@ -413,6 +437,60 @@ mod tests {
         let call = call_request(&mut message).expect("a tools/call");
         let handoff = call.extensions.remove::<Handoff>().expect("a hand-off");
         assert!(matches!(handoff.take(), Some(Handed::NotAnObject(value)) if value == json!([1])));
+    }
+
+    /// What rmcp's own reading of `message` makes of it, serialized.
+    fn read_by_rmcp(message: &Value) -> Value {
+        let read: ClientJsonRpcMessage =
+            serde_json::from_value(message.clone()).expect("rmcp reads it");
+        assert!(
+            call_request(&mut read.clone()).is_some(),
+            "{message} is a call"
+        );
+        serde_json::to_value(read).expect("json")
+    }
+
+    #[test]
+    fn a_call_read_as_a_call_is_what_rmcp_reads() {
+        let calls = [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add"}}),
+            json!({"jsonrpc": "2.0", "id": "a-7", "method": "tools/call",
+                   "params": {"name": "add", "arguments": {"a": [1, 2.5, null], "b": {"c": "d"}}}}),
+            json!({"jsonrpc": "2.0", "id": -3, "method": "tools/call", "extra": true,
+                   "params": {"name": "add", "unknown": 1,
+                              "_meta": {"progressToken": "p-1", "vendor/key": {"x": 1}}}}),
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                   "params": {"name": "add", "_meta": {"progressToken": 9,
+                              "io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}),
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                   "params": {"name": "add", "requestState": "opaque",
+                              "inputResponses": {"q1": {"action": "cancel"}}}}),
+            json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+                   "params": {"name": "add", "task": {"ttl": 60000}}}),
+        ];
+        for call in calls {
+            let read = read_call(&call).unwrap_or_else(|| panic!("{call} reads as a call"));
+            assert_eq!(
+                serde_json::to_value(read).expect("json"),
+                read_by_rmcp(&call),
+                "{call}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_call_whose_params_do_not_fit_is_left_to_the_general_reading() {
+        for params in [
+            json!({}),
+            json!({"name": 7}),
+            json!("add"),
+            json!({"name": "add", "_meta": 1}),
+        ] {
+            let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+            assert!(read_call(&call).is_none(), "{call}");
+            let answer = reply(call.to_string().as_bytes());
+            assert_eq!(answer["error"]["code"], -32602, "{call}");
+        }
     }
 
     #[test]
