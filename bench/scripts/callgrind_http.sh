@@ -2,8 +2,8 @@
 # Instructions per HTTP call of a server binary, under callgrind: the difference between
 # 2,500 and 500 `get_user` calls on one connection, divided by 2,000, so that start-up and
 # shutdown cancel out. Needs valgrind and release builds:
-#   cargo build --release -p mcp-tool-bench --bin http_load --bin bench-rmcp-http \
-#       -p mcp-tool-examples --bin inventory
+#   cargo build --release -p mcp-tool-bench --bin http_load --bin bench-rmcp-http
+#   cargo build --release -p mcp-tool-examples --bin inventory   # apart, as the summary does
 #   bench/scripts/callgrind_http.sh target/release/inventory [stateless|stateful]
 #   bench/scripts/callgrind_http.sh target/release/bench-rmcp-http [stateless|stateful]
 # CONNS=32 spreads the calls over 32 connections (one by default).

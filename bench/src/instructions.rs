@@ -1,15 +1,21 @@
-//! P8i: instructions per HTTP call, ours against rmcp, counted by callgrind.
+//! P8i and P5i: instructions per call over HTTP and over stdio, ours against rmcp, counted by
+//! callgrind.
 //!
-//! Throughput on this shared machine moves by several percent between runs (P8); the count of
-//! instructions moves by well under one, so a change of a few percent in our HTTP path shows
-//! here first. One connection, `get_user` as in P8; the difference between 2,500 and 500
-//! calls, divided by 2,000, so that start-up and shutdown cancel out. Needs `valgrind`
-//! (`bench/scripts/callgrind_http.sh` is the same measure for one binary, by hand).
+//! Throughput on this shared machine moves by several percent between runs (P5, P8); the
+//! count of instructions moves by well under one, so a change of a few percent in a
+//! transport's path shows here first. P8i: one connection, `get_user` as in P8. P5i: P5's
+//! `add_item` calls, pipelined. Each figure is the difference between 2,500 and 500 calls,
+//! divided by 2,000, so that start-up and shutdown cancel out. Needs `valgrind`
+//! (`bench/scripts/callgrind_http.sh` and `callgrind_stdio.sh` are the same measures for one
+//! binary, by hand).
 
 use std::fs::File;
+use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use crate::http_load::{self, Mode, Running, Server};
+use crate::process::{Session, add_item_call};
 
 /// The call counts whose difference is measured.
 const FEW_CALLS: usize = 500;
@@ -46,6 +52,37 @@ fn total(server: Server, mode: Mode, calls: usize) -> u64 {
     running.terminate();
     let log = std::fs::read_to_string(&log_path).expect("valgrind's log");
     let _ = std::fs::remove_file(&log_path);
+    instructions(&log).unwrap_or_else(|| panic!("no instruction count in valgrind's log:\n{log}"))
+}
+
+/// The instructions one of P5's stdio calls takes in the server `binary`.
+pub fn stdio_per_call(binary: &Path) -> u64 {
+    let few = stdio_total(binary, FEW_CALLS);
+    let many = stdio_total(binary, MANY_CALLS);
+    many.saturating_sub(few) / (MANY_CALLS - FEW_CALLS) as u64
+}
+
+/// The instructions the stdio server `binary` ran in all, from its start to its exit at the
+/// end of its input, after the handshake and `calls` calls.
+fn stdio_total(binary: &Path, calls: usize) -> u64 {
+    let log_path = std::env::temp_dir().join(format!("p5i-{}-{}.log", std::process::id(), calls));
+    let mut command = Command::new("valgrind");
+    command
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(format!("--log-file={}", log_path.display()))
+        .arg(binary);
+    let mut session = Session::start_command(command);
+    let (_, tally) = session.calls(calls, usize::MAX, add_item_call);
+    assert_eq!(tally.ok, calls, "{}: {tally:?}", binary.display());
+    // Under callgrind a server takes seconds to exit and write its counts.
+    let exited = session.end(Duration::from_secs(60));
+    let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&log_path);
+    assert!(
+        exited,
+        "{} did not exit at the end of its input",
+        binary.display()
+    );
     instructions(&log).unwrap_or_else(|| panic!("no instruction count in valgrind's log:\n{log}"))
 }
 

@@ -27,31 +27,34 @@ pub fn release_dir() -> PathBuf {
 }
 
 /// Builds, in release mode, the binaries the process goals run: our and rmcp's stdio servers,
-/// rmcp's HTTP server and the `inventory` example.
+/// rmcp's HTTP server and the `inventory` example. One cargo run per package: built together,
+/// their features are unified, the runtime then differs from the one `cargo run -p
+/// mcp-tool-bench` builds, and each of the two builds undid the other, about 110 s of every
+/// summary run.
 pub fn build_servers() {
+    build(&[
+        "-p",
+        "mcp-tool-bench",
+        "--bin",
+        "bench-ours-stdio",
+        "--bin",
+        "bench-rmcp-stdio",
+        "--bin",
+        "bench-rmcp-http",
+    ]);
+    build(&["-p", "mcp-tool-examples", "--bin", "inventory"]);
+}
+
+/// `cargo build --release -q` of `targets`.
+fn build(targets: &[&str]) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(workspace_root())
-        .args([
-            "build",
-            "--release",
-            "-q",
-            "-p",
-            "mcp-tool-bench",
-            "--bin",
-            "bench-ours-stdio",
-            "--bin",
-            "bench-rmcp-stdio",
-            "--bin",
-            "bench-rmcp-http",
-            "-p",
-            "mcp-tool-examples",
-            "--bin",
-            "inventory",
-        ])
+        .args(["build", "--release", "-q"])
+        .args(targets)
         .status()
         .expect("cargo runs");
-    assert!(status.success(), "building the server binaries failed");
+    assert!(status.success(), "building {targets:?} failed");
 }
 
 /// A running server with an initialized MCP session.
@@ -214,24 +217,32 @@ impl Session {
     }
 }
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        // Closing stdin ends the session; a server that lingers is killed.
+impl Session {
+    /// Closes stdin, which ends the session, and waits up to `within` for the server to exit;
+    /// one that lingers is killed. True when it exited on its own.
+    pub fn end(&mut self, within: Duration) -> bool {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(5);
+        let deadline = Instant::now() + within;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                return true;
             }
             thread::sleep(Duration::from_millis(10));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        false
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.end(Duration::from_secs(5));
     }
 }
 
 /// The valid `add_item` call both stdio servers answer.
-fn add_item_call(_: usize) -> (&'static str, String) {
+pub(crate) fn add_item_call(_: usize) -> (&'static str, String) {
     ("add_item", crate::valid_arguments().to_string())
 }
 

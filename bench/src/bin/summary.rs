@@ -1,7 +1,7 @@
 //! The short version of the benchmark suite: one line per goal, the figure last.
 //!
 //! ```text
-//! cargo run --release -p mcp-tool-bench --bin summary [-- --only P1,P5,P8i]
+//! cargo run --release -p mcp-tool-bench --bin summary [-- --only P1,P5,P5i,P8i]
 //! ```
 
 use std::time::{Duration, Instant};
@@ -29,7 +29,7 @@ fn main() {
         }
     }
 
-    if wanted("P5") || wanted("P7") || wanted("P8") || wanted("P8I") {
+    if ["P5", "P5I", "P7", "P8", "P8I"].iter().any(|id| wanted(id)) {
         process::build_servers();
     }
     if wanted("P5") {
@@ -47,6 +47,9 @@ fn main() {
             "P5m noop_middleware_stdio_throughput_vs_rmcp {:.2}",
             rmcp.as_secs_f64() / ours.as_secs_f64()
         );
+    }
+    if wanted("P5I") {
+        stdio_instructions_versus_rmcp();
     }
     if wanted("P6") {
         // Three rounds (each a clean build and three rebuilds of each crate), medians: one
@@ -91,6 +94,22 @@ fn main() {
         instructions_versus_rmcp();
     }
     eprintln!("  summary took {:.0?}", started.elapsed());
+}
+
+/// P5i: instructions per stdio call under callgrind, ours against rmcp.
+fn stdio_instructions_versus_rmcp() {
+    if !instructions::available() {
+        eprintln!("  P5i: skipped, valgrind is not installed");
+        return;
+    }
+    let dir = process::release_dir();
+    let ours = instructions::stdio_per_call(&dir.join("bench-ours-stdio"));
+    let rmcp = instructions::stdio_per_call(&dir.join("bench-rmcp-stdio"));
+    eprintln!("  P5i: ours {ours} instructions per call, rmcp {rmcp}");
+    println!(
+        "P5i stdio_instructions_vs_rmcp {:.3}",
+        ours as f64 / rmcp as f64
+    );
 }
 
 /// P8i: instructions per HTTP call under callgrind, ours against rmcp, in each mode.
