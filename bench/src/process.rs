@@ -215,9 +215,7 @@ impl Session {
     pub fn peak_rss_kb(&self) -> u64 {
         mcp_tool_test_support::peak_memory(self.pid()) / 1024
     }
-}
 
-impl Session {
     /// Closes stdin, which ends the session, and waits up to `within` for the server to exit;
     /// one that lingers is killed. True when it exited on its own.
     pub fn end(&mut self, within: Duration) -> bool {

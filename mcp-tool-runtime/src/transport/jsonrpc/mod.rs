@@ -209,17 +209,18 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
         ));
     }
     let arguments = if method == TOOLS_CALL {
-        let arguments = take_arguments(&mut value);
-        if let Some(mut message) = read_call(&value) {
-            if let Some(arguments) = arguments {
-                give_back(&mut message, arguments);
-            }
-            return Inbound::Deliver(Box::new(message));
-        }
-        arguments
+        take_arguments(&mut value)
     } else {
         None
     };
+    if method == TOOLS_CALL
+        && let Some(mut message) = read_call(&value)
+    {
+        if let Some(arguments) = arguments {
+            give_back(&mut message, arguments);
+        }
+        return Inbound::Deliver(Box::new(message));
+    }
     let params = value.get("params").cloned();
     let detail = match serde_json::from_value::<ClientJsonRpcMessage>(value) {
         // A supported method that rmcp did not recognise: its params did not fit.
