@@ -10,6 +10,7 @@ use rmcp::model::{
     CallToolRequest, ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage, JsonRpcRequest,
 };
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
@@ -213,51 +214,93 @@ fn classify_request(mut value: Value, method: &str, reply_id: Option<&Value>) ->
     } else {
         None
     };
-    if method == TOOLS_CALL
-        && let Some(mut message) = read_call(&value)
-    {
-        if let Some(arguments) = arguments {
-            give_back(&mut message, arguments);
-        }
-        return Inbound::Deliver(Box::new(message));
-    }
-    let params = value.get("params").cloned();
-    let detail = match serde_json::from_value::<ClientJsonRpcMessage>(value) {
-        // A supported method that rmcp did not recognise: its params did not fit.
-        Ok(JsonRpcMessage::Request(request))
-            if matches!(request.request, ClientRequest::CustomRequest(_)) =>
-        {
-            params_problem(method, params.as_ref())
-        }
+    let read = match read_request(method, &value) {
+        Some(message) => Ok(message),
+        None => read_generally(value, method),
+    };
+    match read {
         Ok(mut message) => {
             if let Some(arguments) = arguments {
                 give_back(&mut message, arguments);
             }
-            return Inbound::Deliver(Box::new(message));
+            Inbound::Deliver(Box::new(message))
         }
-        Err(error) => error.to_string(),
-    };
-    Inbound::Reply(error_response(
-        reply_id,
-        ErrorCode::INVALID_PARAMS,
-        invalid_params(method, &detail),
-        None,
-    ))
+        Err(detail) => Inbound::Reply(error_response(
+            reply_id,
+            ErrorCode::INVALID_PARAMS,
+            invalid_params(method, &detail),
+            None,
+        )),
+    }
 }
 
-/// A `tools/call` read as the one request type it is. rmcp's message type buffers the
-/// message and tries the 13 request types listed before a call on a copy each, and each
-/// refusal formats a serde error: a stdio call took 106,400 instructions that way and takes
-/// 69,800 this way (callgrind; rmcp's own stdio server: 108,700). A call that does not read
-/// this way (its params do not fit) takes the general way, which answers it as before.
-/// `read_header` has refused a request that also holds `result` or `error`, so the shape
-/// rmcp checks first is a request's here.
-fn read_call(value: &Value) -> Option<ClientJsonRpcMessage> {
-    let call = JsonRpcRequest::<CallToolRequest>::deserialize(value).ok()?;
+/// A request read through rmcp's message type, or what is wrong with its params.
+fn read_generally(value: Value, method: &str) -> Result<ClientJsonRpcMessage, String> {
+    let params = value.get("params").cloned();
+    match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+        // A supported method that rmcp did not recognise: its params did not fit.
+        Ok(JsonRpcMessage::Request(request))
+            if matches!(request.request, ClientRequest::CustomRequest(_)) =>
+        {
+            Err(params_problem(method, params.as_ref()))
+        }
+        Ok(message) => Ok(message),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// A request read as the one request type its method names. rmcp's message type buffers
+/// the message and tries its request types in turn on a copy each, and each refusal formats
+/// a serde error: a stdio `tools/call`, the 14th, took 106,400 instructions that way and
+/// takes 69,800 this way (callgrind; rmcp's own stdio server: 108,700). Each type takes only
+/// its own method, so what reads here is what rmcp would have read; a request that does not
+/// (its params do not fit, or a method not listed) takes the general way, which answers it
+/// as before. `read_header` has refused a request that also holds `result` or `error`, so
+/// the shape rmcp checks first is a request's here.
+fn read_request(method: &str, value: &Value) -> Option<ClientJsonRpcMessage> {
+    macro_rules! read_as {
+        ($($method:literal => $variant:ident,)*) => {
+            match method {
+                $($method => read_typed(value, ClientRequest::$variant),)*
+                _ => None,
+            }
+        };
+    }
+    read_as! {
+        "ping" => PingRequest,
+        "initialize" => InitializeRequest,
+        "server/discover" => DiscoverRequest,
+        "completion/complete" => CompleteRequest,
+        "logging/setLevel" => SetLevelRequest,
+        "prompts/get" => GetPromptRequest,
+        "prompts/list" => ListPromptsRequest,
+        "resources/list" => ListResourcesRequest,
+        "resources/templates/list" => ListResourceTemplatesRequest,
+        "resources/read" => ReadResourceRequest,
+        "subscriptions/listen" => SubscriptionsListenRequest,
+        "resources/subscribe" => SubscribeRequest,
+        "resources/unsubscribe" => UnsubscribeRequest,
+        "tools/call" => CallToolRequest,
+        "tools/list" => ListToolsRequest,
+        "tasks/get" => GetTaskRequest,
+        "tasks/update" => UpdateTaskRequest,
+        "tasks/cancel" => CancelTaskRequest,
+        "skills/list" => ListSkillsRequest,
+        "skills/get" => GetSkillRequest,
+        "resources/directory/read" => ReadResourceDirectoryRequest,
+    }
+}
+
+/// `value` read as a request of type `R`, made the variant `wrap` builds.
+fn read_typed<R: DeserializeOwned>(
+    value: &Value,
+    wrap: fn(R) -> ClientRequest,
+) -> Option<ClientJsonRpcMessage> {
+    let read = JsonRpcRequest::<R>::deserialize(value).ok()?;
     Some(JsonRpcMessage::Request(JsonRpcRequest {
-        jsonrpc: call.jsonrpc,
-        id: call.id,
-        request: ClientRequest::CallToolRequest(call.request),
+        jsonrpc: read.jsonrpc,
+        id: read.id,
+        request: wrap(read.request),
     }))
 }
 
@@ -440,14 +483,24 @@ mod tests {
         assert!(matches!(handoff.take(), Some(Handed::NotAnObject(value)) if value == json!([1])));
     }
 
-    /// What rmcp's own reading of `message` makes of it, serialized.
+    /// What rmcp's own reading of `message` makes of it, serialized: a request of a type of
+    /// its own, not a custom one.
     fn read_by_rmcp(message: &Value) -> Value {
         let read: ClientJsonRpcMessage =
             serde_json::from_value(message.clone()).expect("rmcp reads it");
         assert!(
-            call_request(&mut read.clone()).is_some(),
-            "{message} is a call"
+            matches!(&read, JsonRpcMessage::Request(request)
+                if !matches!(request.request, ClientRequest::CustomRequest(_))),
+            "rmcp reads {message} as a request of its own type"
         );
+        serde_json::to_value(read).expect("json")
+    }
+
+    /// `message` read as its method's type, serialized.
+    fn read_by_method(message: &Value) -> Value {
+        let method = message["method"].as_str().expect("a method");
+        let read = read_request(method, message)
+            .unwrap_or_else(|| panic!("{message} reads as its method's type"));
         serde_json::to_value(read).expect("json")
     }
 
@@ -470,11 +523,33 @@ mod tests {
                    "params": {"name": "add", "task": {"ttl": 60000}}}),
         ];
         for call in calls {
-            let read = read_call(&call).unwrap_or_else(|| panic!("{call} reads as a call"));
+            assert_eq!(read_by_method(&call), read_by_rmcp(&call), "{call}");
+        }
+    }
+
+    #[test]
+    fn other_requests_read_as_their_methods_types_are_what_rmcp_reads() {
+        let requests = [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "initialize",
+                   "params": {"protocolVersion": "2025-06-18", "capabilities": {"roots": {}},
+                              "clientInfo": {"name": "c", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"cursor": "2"}}),
+            json!({"jsonrpc": "2.0", "id": 5, "method": "resources/read",
+                   "params": {"uri": "file:///a", "_meta": {"progressToken": 1}}}),
+            json!({"jsonrpc": "2.0", "id": 6, "method": "prompts/get",
+                   "params": {"name": "p", "arguments": {"x": "y"}}}),
+            json!({"jsonrpc": "2.0", "id": 7, "method": "logging/setLevel",
+                   "params": {"level": "info"}}),
+            json!({"jsonrpc": "2.0", "id": 8, "method": "resources/subscribe",
+                   "params": {"uri": "file:///a"}}),
+        ];
+        for request in requests {
             assert_eq!(
-                serde_json::to_value(read).expect("json"),
-                read_by_rmcp(&call),
-                "{call}"
+                read_by_method(&request),
+                read_by_rmcp(&request),
+                "{request}"
             );
         }
     }
@@ -488,7 +563,7 @@ mod tests {
             json!({"name": "add", "_meta": 1}),
         ] {
             let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
-            assert!(read_call(&call).is_none(), "{call}");
+            assert!(read_request("tools/call", &call).is_none(), "{call}");
             let answer = reply(call.to_string().as_bytes());
             assert_eq!(answer["error"]["code"], -32602, "{call}");
         }
