@@ -267,7 +267,8 @@ impl CompileFigures {
 const REBUILDS_PER_ROUND: usize = 3;
 
 /// Generates the crates (100 tools each), builds their dependencies, then times `rounds`
-/// clean builds and `rounds` × 3 incremental rebuilds of each crate, alternating the crates.
+/// clean builds and `rounds` × `REBUILDS_PER_ROUND` incremental rebuilds of each crate,
+/// alternating the crates.
 pub fn compare(rounds: usize) -> CompileFigures {
     const TOOLS: usize = 100;
     let dir = default_dir();
