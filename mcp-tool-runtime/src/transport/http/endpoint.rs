@@ -284,18 +284,18 @@ impl<S: Send + Sync + 'static> Service<Request<Full<Bytes>>> for Endpoint<S> {
 impl<S: Send + Sync + 'static> EndpointState<S> {
     /// Serves a request the guard admitted, `flags` read from its headers.
     async fn handle(&self, parts: Parts, body: Bytes, flags: HeadFlags) -> HttpResponse {
-        let in_session = flags.in_session;
+        let session = flags.session.as_ref();
+        let in_session = session.is_some();
         let (request, screened) = match self.admit(parts, body, flags.version_is_stateless).await {
             Ok(admitted) => admitted,
             Err(rejection) => return rejection,
         };
         let principal = request.extensions().get::<Principal>();
         let owner = principal.map(SessionOwners::key);
-        if let Err(rejection) = self.check_caller(&request, principal, owner.as_deref(), &screened)
-        {
+        if let Err(rejection) = self.check_caller(session, principal, owner.as_deref(), &screened) {
             return rejection;
         }
-        let claim = match self.claim(&request, in_session, screened.id.as_ref()) {
+        let claim = match self.claim(session, screened.id.as_ref()) {
             Ok(claim) => claim,
             Err(rejection) => return rejection,
         };
@@ -362,7 +362,7 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
     /// scopes of the tool it calls (when a verifier named the caller).
     fn check_caller(
         &self,
-        request: &Request<Full<Bytes>>,
+        session: Option<&HeaderValue>,
         principal: Option<&Principal>,
         owner: Option<&str>,
         screened: &Screened,
@@ -370,7 +370,6 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         let (Some(principal), Some(owner)) = (principal, owner) else {
             return Ok(());
         };
-        let session = request.headers().get(SESSION_HEADER);
         if let Some(session) = session.and_then(|id| id.to_str().ok())
             && !self.owners.allows(session, owner)
         {
@@ -471,19 +470,15 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         response
     }
 
-    /// Claims the id of a request made within a session (`in_session`: it names one), until
+    /// Claims the id of a request made within `session` (its first `Mcp-Session-Id`), until
     /// its answer is sent; `Err` answers a request whose id is already in flight there.
     fn claim(
         &self,
-        request: &Request<Full<Bytes>>,
-        in_session: bool,
+        session: Option<&HeaderValue>,
         id: Option<&RequestId>,
     ) -> Result<Option<Claim>, HttpResponse> {
-        if !in_session {
-            return Ok(None);
-        }
-        let session = request.headers().get(SESSION_HEADER);
-        let (Some(session), Some(id)) = (session.and_then(|s| s.to_str().ok()), id) else {
+        // A session id that is not text names no session rmcp knows: rmcp answers it.
+        let (Some(session), Some(id)) = (session.filter(|s| s.to_str().is_ok()), id) else {
             return Ok(None);
         };
         match self.in_flight.claim(session, id) {

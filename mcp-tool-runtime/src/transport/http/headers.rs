@@ -36,8 +36,8 @@ pub(super) struct Head<'p> {
     pub(super) version: Option<&'p str>,
     /// The first `Content-Length`.
     pub(super) content_length: Option<&'p HeaderValue>,
-    /// Whether the request names a session.
-    pub(super) session: bool,
+    /// The first `Mcp-Session-Id`: the session the request names.
+    pub(super) session: Option<&'p HeaderValue>,
 }
 
 impl<'p> Head<'p> {
@@ -49,7 +49,7 @@ impl<'p> Head<'p> {
             origin: Ok(None),
             version: None,
             content_length: None,
-            session: false,
+            session: None,
         };
         for (name, value) in headers {
             // By its text: comparing with `HeaderName` constants built each constant and
@@ -59,7 +59,7 @@ impl<'p> Head<'p> {
                 "origin" => origin.add(value),
                 "content-length" => _ = head.content_length.get_or_insert(value),
                 "mcp-protocol-version" => _ = head.version.get_or_insert(text(value)),
-                "mcp-session-id" => head.session = true,
+                "mcp-session-id" => _ = head.session.get_or_insert(value),
                 _ => {}
             }
         }
@@ -72,18 +72,20 @@ impl<'p> Head<'p> {
     pub(super) fn flags(&self) -> HeadFlags {
         HeadFlags {
             version_is_stateless: self.version.is_some_and(jsonrpc::is_stateless),
-            in_session: self.session,
+            session: self.session.cloned(),
         }
     }
 }
 
 /// What the endpoint needs of a request's headers, read with the guard's (see [`Head`]).
-#[derive(Clone, Copy)]
 pub(super) struct HeadFlags {
     /// `MCP-Protocol-Version` names a revision without the handshake (2026-07-28 or later).
     pub(super) version_is_stateless: bool,
-    /// The request names a session.
-    pub(super) in_session: bool,
+    /// The first `Mcp-Session-Id`, which the claim of a request's id reads: a copy shares
+    /// the request's bytes. Looking the header up again hashed its name, and the claim
+    /// copied its text: about 270 instructions of a stateful call more (callgrind, the
+    /// functions' own counts; the call's total moves by ±500 from run to run).
+    pub(super) session: Option<HeaderValue>,
 }
 
 impl HeadFlags {

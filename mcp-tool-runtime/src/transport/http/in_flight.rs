@@ -7,6 +7,8 @@ use std::collections::HashSet;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use http::HeaderValue;
+
 use rmcp::model::{NumberOrString, RequestId};
 
 /// The `(session, request id)` pairs whose answers have not gone out yet.
@@ -26,14 +28,15 @@ pub(super) struct Claim {
     key: Key,
 }
 
-/// A session and a request id, hashed once when claimed. A claim and the set share the
-/// session's text, and the release reuses the hash: a `(String, RequestId)` key copied
-/// the session twice and hashed it twice. Claim and release took 1,506 instructions of a
-/// stateful call, and take 743 (callgrind, `bench/scripts/callgrind_http.sh`).
+/// A session and a request id, hashed once when claimed. The key holds the request's own
+/// `Mcp-Session-Id` value, which shares the bytes hyper read, and the release reuses the
+/// hash: a `(String, RequestId)` key copied the session twice and hashed it twice, and an
+/// `Arc<str>` copied it once (claim and release 1,506, then 743 instructions of a stateful
+/// call; callgrind, `bench/scripts/callgrind_http.sh`).
 #[derive(Clone)]
 struct Key {
     hash: u64,
-    session: Arc<str>,
+    session: HeaderValue,
     id: RequestId,
 }
 
@@ -74,10 +77,10 @@ impl Hasher for Prehashed {
 
 impl InFlight {
     /// Claims `id` on `session`; `None` when a request with that id is still in flight there.
-    pub(super) fn claim(&self, session: &str, id: &RequestId) -> Option<Claim> {
+    pub(super) fn claim(&self, session: &HeaderValue, id: &RequestId) -> Option<Claim> {
         let key = Key {
-            hash: self.hash(session, id),
-            session: Arc::from(session),
+            hash: self.hash(session.as_bytes(), id),
+            session: session.clone(),
             id: id.clone(),
         };
         lock(&self.ids).insert(key.clone()).then(|| Claim {
@@ -90,9 +93,9 @@ impl InFlight {
     /// session's terminator and the id's variant as writes of their own, which cost more
     /// than the bytes (SipHash). Keys whose bytes run together (`a` + `bc`, `ab` + `c`)
     /// share a hash, and the set tells them apart.
-    fn hash(&self, session: &str, id: &RequestId) -> u64 {
+    fn hash(&self, session: &[u8], id: &RequestId) -> u64 {
         let mut hasher = self.hasher.build_hasher();
-        hasher.write(session.as_bytes());
+        hasher.write(session);
         match id {
             NumberOrString::Number(number) => hasher.write_i64(*number),
             NumberOrString::String(text) => hasher.write(text.as_bytes()),
@@ -119,16 +122,17 @@ mod tests {
     #[test]
     fn an_id_is_claimed_once_per_session_until_released() {
         let in_flight = InFlight::default();
+        let (a, b) = (HeaderValue::from_static("a"), HeaderValue::from_static("b"));
         let one = NumberOrString::Number(1);
-        let first = in_flight.claim("a", &one).expect("a new id");
-        assert!(in_flight.claim("a", &one).is_none());
-        let other_session = in_flight.claim("b", &one).expect("another session");
+        let first = in_flight.claim(&a, &one).expect("a new id");
+        assert!(in_flight.claim(&a, &one).is_none());
+        let other_session = in_flight.claim(&b, &one).expect("another session");
         let text_id = NumberOrString::String("1".into());
         let same_text = in_flight
-            .claim("a", &text_id)
+            .claim(&a, &text_id)
             .expect("a string id is another id");
         drop(first);
-        assert!(in_flight.claim("a", &one).is_some());
+        assert!(in_flight.claim(&a, &one).is_some());
         drop((other_session, same_text));
         assert!(lock(&in_flight.ids).is_empty());
     }
