@@ -83,8 +83,8 @@ pub(super) struct HeadFlags {
     pub(super) version_is_stateless: bool,
     /// The first `Mcp-Session-Id`, which the claim of a request's id reads: a copy shares
     /// the request's bytes. Looking the header up again hashed its name, and the claim
-    /// copied its text: about 270 instructions of a stateful call more (callgrind, the
-    /// functions' own counts; the call's total moves by ±500 from run to run).
+    /// copied its text: the claim took 940 instructions, now 642, and a stateful call
+    /// 180,200 on average, now 179,850 (callgrind, four alternating runs each, ±500 a run).
     pub(super) session: Option<HeaderValue>,
 }
 
