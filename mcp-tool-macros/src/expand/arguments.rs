@@ -214,7 +214,14 @@ fn struct_item(
     // incremental rebuild of 100 tools on rustc's main thread, callgrind).
     let [serde, schemars, validator] =
         ["__mcp_serde", "__mcp_schemars", "__mcp_validator"].map(Literal::string);
-    quote_spanned! {user_span=>
+    // A struct without fields has next to no derived code; at the user's name, clippy would
+    // take it for the user's own `struct __McpArguments {}` (`empty_structs_with_brackets`).
+    let span = if fields.is_empty() {
+        Span::call_site()
+    } else {
+        user_span
+    };
+    quote_spanned! {span=>
         // `#[validate(nested)]` calls `.validate()` on the argument's value.
         #[allow(unused_imports)]
         use ::mcp_tool_runtime::__private::validator::Validate as _;
