@@ -21,7 +21,14 @@ use crate::icon_attr::IconSpec;
 ///
 /// `state` is the state type of a tool set's tool, whose body returns its `ToolDef`; a free
 /// tool's body (`None`) returns its definition and a handler that takes no state.
-pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenStream {
+///
+/// The items the body uses (the arguments struct with its derives, default and wrapper
+/// functions) come first, apart from its statements: a free tool puts them one block
+/// further out (see `tool::expand`).
+pub(super) fn definition_body(
+    tool: &Tool,
+    state: Option<TokenStream>,
+) -> (TokenStream, TokenStream) {
     let input = arguments::input(tool);
     let info = info_function(tool, &input);
     let parse = parse_function(&input);
@@ -29,9 +36,8 @@ pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenS
     let items = &input.items;
     let checks = &input.checks;
     let output = &tool.output;
-    quote! {
-        #(#items)*
-
+    let items = quote!(#(#items)*);
+    let body = quote! {
         #info
 
         #parse
@@ -40,7 +46,8 @@ pub(super) fn definition_body(tool: &Tool, state: Option<TokenStream>) -> TokenS
         ::mcp_tool_runtime::__private::assert_output::<#output>();
 
         #handler
-    }
+    };
+    (items, body)
 }
 
 /// `__mcp_info`, which builds the `ToolInfo` once the output type is known.

@@ -24,11 +24,12 @@ pub(super) fn expand(set: &ToolSet) -> TokenStream {
     let allow = attr.name.as_ref().map(|_| quote!(#[allow(dead_code)]));
     let definitions = tools.iter().map(|tool| {
         let ident = definition_ident(tool);
-        let body = definition_body(tool, Some(quote!(Self)));
+        let (items, body) = definition_body(tool, Some(quote!(Self)));
         quote! {
             #[doc(hidden)]
             #allow
             fn #ident() -> ::mcp_tool_runtime::ToolDef<Self> {
+                #items
                 #body
             }
         }
