@@ -31,20 +31,30 @@ pub fn available() -> bool {
 
 /// The instructions one call to `server` in `mode` takes.
 pub fn per_call(server: Server, mode: Mode) -> u64 {
-    let few = total(server, mode, FEW_CALLS);
-    let many = total(server, mode, MANY_CALLS);
+    one_calls_share(|calls| total(server, mode, calls))
+}
+
+/// One call's share of what `total` counts for a number of calls: the difference between
+/// many calls and few, over the difference in calls.
+fn one_calls_share(total: impl Fn(usize) -> u64) -> u64 {
+    let few = total(FEW_CALLS);
+    let many = total(MANY_CALLS);
     many.saturating_sub(few) / (MANY_CALLS - FEW_CALLS) as u64
+}
+
+/// `valgrind` running callgrind, which keeps no profile: only the count in its log.
+fn callgrind() -> Command {
+    let mut command = Command::new("valgrind");
+    command.args(["--tool=callgrind", "--callgrind-out-file=/dev/null"]);
+    command
 }
 
 /// The instructions `server` ran in all, from its start to its exit after `calls` calls.
 fn total(server: Server, mode: Mode, calls: usize) -> u64 {
     let addr = http_load::free_addr();
     let inner = server.command(addr, mode);
-    let mut command = Command::new("valgrind");
-    command
-        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
-        .arg(inner.get_program())
-        .args(inner.get_args());
+    let mut command = callgrind();
+    command.arg(inner.get_program()).args(inner.get_args());
     let log_path = std::env::temp_dir().join(format!("p8i-{}-{}.log", std::process::id(), calls));
     let log = File::create(&log_path).expect("a log file for valgrind");
     let mut running = Running::launch(command, addr, Stdio::from(log));
@@ -52,23 +62,20 @@ fn total(server: Server, mode: Mode, calls: usize) -> u64 {
     running.terminate();
     let log = std::fs::read_to_string(&log_path).expect("valgrind's log");
     let _ = std::fs::remove_file(&log_path);
-    instructions(&log).unwrap_or_else(|| panic!("no instruction count in valgrind's log:\n{log}"))
+    count(&log)
 }
 
 /// The instructions one of P5's stdio calls takes in the server `binary`.
 pub fn stdio_per_call(binary: &Path) -> u64 {
-    let few = stdio_total(binary, FEW_CALLS);
-    let many = stdio_total(binary, MANY_CALLS);
-    many.saturating_sub(few) / (MANY_CALLS - FEW_CALLS) as u64
+    one_calls_share(|calls| stdio_total(binary, calls))
 }
 
 /// The instructions the stdio server `binary` ran in all, from its start to its exit at the
 /// end of its input, after the handshake and `calls` calls.
 fn stdio_total(binary: &Path, calls: usize) -> u64 {
     let log_path = std::env::temp_dir().join(format!("p5i-{}-{}.log", std::process::id(), calls));
-    let mut command = Command::new("valgrind");
+    let mut command = callgrind();
     command
-        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(format!("--log-file={}", log_path.display()))
         .arg(binary);
     let mut session = Session::start_command(command);
@@ -83,7 +90,12 @@ fn stdio_total(binary: &Path, calls: usize) -> u64 {
         "{} did not exit at the end of its input",
         binary.display()
     );
-    instructions(&log).unwrap_or_else(|| panic!("no instruction count in valgrind's log:\n{log}"))
+    count(&log)
+}
+
+/// The count of valgrind's `log`, which must hold one.
+fn count(log: &str) -> u64 {
+    instructions(log).unwrap_or_else(|| panic!("no instruction count in valgrind's log:\n{log}"))
 }
 
 /// The count of valgrind's `I   refs:      362,263,854` line.

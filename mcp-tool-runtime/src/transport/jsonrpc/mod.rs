@@ -10,8 +10,7 @@ use rmcp::model::{
     CallToolRequest, ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage, JsonRpcRequest,
 };
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
-use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 use crate::render::echoed_datum;
