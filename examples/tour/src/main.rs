@@ -2,7 +2,7 @@
 //! through rmcp's client, and prints what a language model would see.
 //!
 //! ```text
-//! cargo run -q -p mcp-tool-examples --bin tour
+//! cargo run -q -p mcp-tool-tour
 //! ```
 
 use std::error::Error;
