@@ -7,6 +7,10 @@
 //! {"user_id": 2}` requests from a shared count until the run's total is reached, checking
 //! that each answer is a successful result for its id and timing it from the request to the
 //! last byte of the answer.
+//!
+//! With `HTTP_LOAD_TAGS=N` in its environment, each call is instead `search_items` with a
+//! query that finds nothing and a list of N tags (both servers have the tool): a call whose
+//! arguments hold many values, which is where reading a body costs the most per byte.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
@@ -34,6 +38,8 @@ const WARM_UP_CALLS: usize = 3;
 /// The user every call looks up, and the name its answer must carry.
 const USER_ID: u64 = 2;
 const USER_NAME: &str = "Grace Hopper";
+/// The environment variable that turns the calls into `search_items` with this many tags.
+pub const TAGS_VARIABLE: &str = "HTTP_LOAD_TAGS";
 
 /// With or without sessions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,9 +259,10 @@ pub fn run(addr: SocketAddr, mode: Mode, connections: usize, requests: usize) ->
 async fn drive(addr: SocketAddr, mode: Mode, connections: usize, requests: usize) -> Load {
     let ready = Arc::new(Barrier::new(connections + 1));
     let taken = Arc::new(AtomicUsize::new(0));
+    let params = call_params();
     let tasks: Vec<_> = (0..connections)
         .map(|_| {
-            let client = Client::new(addr, mode);
+            let client = Client::new(addr, mode, &params);
             let (ready, taken) = (Arc::clone(&ready), Arc::clone(&taken));
             tokio::spawn(async move { client.work(&ready, &taken, requests).await })
         })
@@ -287,16 +294,22 @@ struct Client {
     mode: Mode,
     session: Option<HeaderValue>,
     next_id: u64,
+    /// The call's `params` after its id: `get_user`'s, or `search_items`' with many tags.
+    params: Arc<str>,
+    /// Whether each answer is to be `get_user`'s (or `search_items`' finding nothing).
+    expects_user: bool,
 }
 
 impl Client {
-    fn new(addr: SocketAddr, mode: Mode) -> Self {
+    fn new(addr: SocketAddr, mode: Mode, params: &Arc<str>) -> Self {
         Self {
             addr,
             host: HeaderValue::from_str(&addr.to_string()).expect("an address is a header"),
             mode,
             session: None,
             next_id: 1,
+            expects_user: params.contains("get_user"),
+            params: Arc::clone(params),
         }
     }
 
@@ -373,15 +386,18 @@ impl Client {
         Ok(())
     }
 
-    /// One `get_user` call, checked.
+    /// One call, checked.
     async fn call(&mut self, sender: &mut SendRequest<Full<Bytes>>) -> Result<(), String> {
         let id = self.next_id;
         self.next_id += 1;
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"get_user","arguments":{{"user_id":{USER_ID}}}}}}}"#
-        );
+        let params = &self.params;
+        let body =
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#);
         let (status, _, body) = self.send(sender, Method::POST, body, true).await?;
-        check_answer(status, &body, id)
+        match self.expects_user {
+            true => check_answer(status, &body, id),
+            false => check_nothing_found(status, &body, id),
+        }
     }
 
     async fn end_session(&mut self, sender: &mut SendRequest<Full<Bytes>>) -> Result<(), String> {
@@ -444,6 +460,30 @@ impl Client {
     }
 }
 
+/// The `params` of every call: `get_user`'s, or with `HTTP_LOAD_TAGS=N` set, `search_items`'
+/// with N tags.
+fn call_params() -> Arc<str> {
+    let tags = std::env::var(TAGS_VARIABLE).ok().map(|count| {
+        count
+            .parse::<usize>()
+            .unwrap_or_else(|_| panic!("{TAGS_VARIABLE}: a number of tags, not '{count}'"))
+    });
+    let params = match tags {
+        None => format!(r#"{{"name":"get_user","arguments":{{"user_id":{USER_ID}}}}}"#),
+        Some(count) => {
+            let tags: Vec<String> = (0..count).map(|tag| format!(r#""tag-{tag}""#)).collect();
+            format!(
+                r#"{{"name":"search_items","arguments":{{"query":"{NOTHING}","tags":[{}]}}}}"#,
+                tags.join(",")
+            )
+        }
+    };
+    params.into()
+}
+
+/// What `search_items` is asked for: no item or user has it in its name.
+const NOTHING: &str = "no such thing";
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack
         .windows(needle.len())
@@ -470,6 +510,44 @@ struct CallResult {
 struct UserOut {
     id: u64,
     name: String,
+}
+
+/// A `search_items` answer: structured content whose one member is the empty list of what
+/// it found (`items` in ours, `users` in rmcp's).
+#[derive(Deserialize)]
+struct SearchAnswer {
+    id: u64,
+    result: Option<SearchResult>,
+}
+
+#[derive(Deserialize)]
+struct SearchResult {
+    #[serde(rename = "isError", default)]
+    is_error: bool,
+    #[serde(rename = "structuredContent")]
+    structured: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// `Ok` when the answer is a 200 carrying a successful `search_items` result for `id` that
+/// found nothing.
+fn check_nothing_found(status: StatusCode, body: &[u8], id: u64) -> Result<(), String> {
+    let found_nothing = |result: &SearchResult| {
+        let lists = result.structured.as_ref().map(|found| found.values());
+        !result.is_error
+            && lists.is_some_and(|mut lists| {
+                lists.len() == 1 && lists.all(|list| list.as_array().is_some_and(Vec::is_empty))
+            })
+    };
+    match serde_json::from_slice::<SearchAnswer>(message(body)) {
+        Ok(SearchAnswer {
+            id: got,
+            result: Some(result),
+        }) if status == StatusCode::OK && got == id && found_nothing(&result) => Ok(()),
+        _ => Err(format!(
+            "call {id}: not a successful search_items result that found nothing: {status} {}",
+            String::from_utf8_lossy(body)
+        )),
+    }
 }
 
 /// The JSON-RPC message of an answer: the whole body, or the last `data:` line of an SSE
@@ -653,6 +731,31 @@ mod tests {
         let error = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"no"}}"#;
         assert!(check_answer(StatusCode::OK, error.as_bytes(), 7).is_err());
         assert!(check_answer(StatusCode::OK, b"data: \n\n", 7).is_err());
+    }
+
+    #[test]
+    fn a_search_answer_passes_only_when_it_found_nothing() {
+        let found = |structured: &str, is_error: bool| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":7,"result":{{"content":[],"structuredContent":{structured},"isError":{is_error}}}}}"#
+            )
+        };
+        let nothing = found(r#"{"items":[]}"#, false);
+        assert_eq!(
+            check_nothing_found(StatusCode::OK, nothing.as_bytes(), 7),
+            Ok(())
+        );
+        let users = found(r#"{"users":[]}"#, false);
+        assert_eq!(
+            check_nothing_found(StatusCode::OK, users.as_bytes(), 7),
+            Ok(())
+        );
+        assert!(check_nothing_found(StatusCode::OK, nothing.as_bytes(), 8).is_err());
+        let something = found(r#"{"items":[{"sku":"A"}]}"#, false);
+        assert!(check_nothing_found(StatusCode::OK, something.as_bytes(), 7).is_err());
+        let failed = found(r#"{"items":[]}"#, true);
+        assert!(check_nothing_found(StatusCode::OK, failed.as_bytes(), 7).is_err());
+        assert!(check_nothing_found(StatusCode::OK, found("{}", false).as_bytes(), 7).is_err());
     }
 
     #[test]
