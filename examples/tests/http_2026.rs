@@ -387,9 +387,10 @@ fn rmcp_checks_argument_headers_against_the_arguments_of_small_and_large_calls()
             .build()
             .expect("a server")
     });
-    // Small bodies get the quick read, large ones (over 64 KiB) the full one: under
-    // 2026-07-28's headers both leave the arguments where rmcp compares them.
-    for note_bytes in [10, 70_000] {
+    // Small bodies get the quick read, large ones (over 64 KiB) the full one, and between,
+    // long arguments are read by the endpoint: under 2026-07-28's headers all leave the
+    // arguments where rmcp compares them.
+    for note_bytes in [10, 1_000, 70_000] {
         let reply = call_regional(&addr, "eu", note_bytes);
         assert_eq!(reply.status, 200, "{note_bytes}: {reply:?}");
         let answer = &reply.messages()[0];

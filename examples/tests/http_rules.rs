@@ -376,7 +376,13 @@ fn malformed_json_inside_the_arguments_is_answered_with_the_id() {
             .iter()
             .map(|session| ("Mcp-Session-Id", session.as_str()))
             .collect();
-        for (id, arguments) in [(7, r#"{"user_id":tru}"#), (8, r#"{"user_id":1,}"#)] {
+        // Long arguments are read by the endpoint itself, short ones by rmcp.
+        let long = format!(r#"{{"note":"{}","user_id":tru}}"#, "x".repeat(400));
+        for (id, arguments) in [
+            (7, r#"{"user_id":tru}"#),
+            (8, r#"{"user_id":1,}"#),
+            (9, &long),
+        ] {
             let body = format!(
                 r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"get_user","arguments":{arguments}}}}}"#
             );
@@ -651,4 +657,58 @@ fn duplicate_request_ids_in_flight_on_one_session_are_all_answered_at_once() {
     }
     eprintln!("{results} answered, {} refused as duplicates", 5 - results);
     assert!(results >= 1, "{replies:?}");
+}
+
+/// `search_items` arguments with `tags` tags, `bad` replacing tag 30 when given: a few
+/// hundred bytes, which the endpoint reads itself rather than leaving them to rmcp.
+fn search_with_tags(tags: usize, bad: Option<Value>, limit: u64) -> Value {
+    let mut list: Vec<Value> = (0..tags).map(|tag| json!(format!("tag-{tag}"))).collect();
+    if let Some(bad) = bad {
+        list[30] = bad;
+    }
+    json!({"query": "no such thing", "tags": list, "limit": limit})
+}
+
+/// Arguments long enough to be read by the endpoint (and left out of what rmcp reads) are
+/// the tool's as sent: served in both modes, and every problem found with its path.
+#[test]
+fn long_arguments_are_served_and_checked_as_sent() {
+    for mode in [&[][..], &["--stateless"][..]] {
+        let server = inventory(mode, &[]);
+        let session = mode.is_empty().then(|| server.open_session(&[]));
+        let headers: Vec<(&str, &str)> = session
+            .iter()
+            .map(|session| ("Mcp-Session-Id", session.as_str()))
+            .collect();
+        let arguments = search_with_tags(40, None, 5);
+        assert!(arguments.to_string().len() > 300, "{arguments}");
+        let body = call_body(5, "search_items", arguments);
+        let reply = server.post(&headers, body.as_bytes());
+        assert_eq!(reply.status, 200, "{mode:?} {reply:?}");
+        let result = &reply.messages()[0]["result"];
+        assert_eq!(result["isError"], false, "{mode:?} {result}");
+        assert_eq!(
+            result["structuredContent"],
+            json!({"items": []}),
+            "{result}"
+        );
+
+        let arguments = search_with_tags(40, Some(json!(7)), 0);
+        let body = call_body(6, "search_items", arguments);
+        let reply = server.post(&headers, body.as_bytes());
+        assert_eq!(reply.status, 200, "{mode:?} {reply:?}");
+        let message = &reply.messages()[0];
+        assert_eq!(message["id"], 6, "{message}");
+        let result = &message["result"];
+        assert_eq!(result["isError"], true, "{mode:?} {result}");
+        let violations = &result["_meta"]["rs.mcp-tool/error"]["violations"];
+        let paths: Vec<&str> = violations
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|violation| violation["path"].as_str())
+            .collect();
+        assert_eq!(paths, ["limit", "tags[30]"], "{mode:?} {result}");
+        assert_eq!(violations[1]["received"], 7, "{result}");
+    }
 }

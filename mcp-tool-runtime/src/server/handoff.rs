@@ -11,10 +11,12 @@
 //! - the refusal of a value over the [`InputLimits`](crate::InputLimits), found in the raw
 //!   bytes before anything was parsed: the call is answered with that violation, through the
 //!   same path as any other;
-//! - over HTTP, the object arguments the transport read itself, left out of the body rmcp
-//!   reads: serde reads a message into rmcp's types through three buffers, each a copy of the
-//!   whole, and in a large call the arguments are nearly all of it. A request under the
-//!   headers of 2026-07-28 keeps them, as rmcp checks its `Mcp-Param-*` headers against them.
+//! - over HTTP, object arguments of a few hundred bytes or more, which the transport read
+//!   itself and left out of the body rmcp reads: serde reads a message into rmcp's types
+//!   through three buffers, each a copy of the whole, and copies what it buffered once more
+//!   for each request type it tries before `tools/call`; in a long call the arguments are
+//!   nearly all of it. A request under the headers of 2026-07-28 keeps them, as rmcp checks
+//!   its `Mcp-Param-*` headers against them.
 //!
 //! Nothing a client sends can stand for a hand-off: no `_meta` key is read here, and a type
 //! private to this crate is the only way in.

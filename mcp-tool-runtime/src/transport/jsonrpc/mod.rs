@@ -38,7 +38,7 @@ pub(crate) use lifecycle::{before_initialize, starts_session};
 #[cfg(feature = "http")]
 pub(crate) use named_revision::named_revision;
 #[cfg(feature = "http")]
-pub(crate) use quick::quick_request;
+pub(crate) use quick::{QuickRequest, quick_request};
 #[cfg(feature = "http")]
 pub(crate) use revision::is_stateless;
 #[cfg(feature = "http")]

@@ -6,10 +6,14 @@
 //! members once, skipping the rest without building it, and says whether the body is one of
 //! those. Anything else (a notification, a response, an unusual id, non-object `arguments`,
 //! a surrogate escape, a duplicate member) takes the full check (`classify`) instead, and
-//! so does a body rmcp then fails to read (`transport/http/endpoint.rs`).
+//! so does a body rmcp then fails to read (`transport/http/endpoint.rs`). The read also says
+//! where a call's object `arguments` stand: the endpoint reads long ones itself and leaves
+//! them out of what rmcp reads (`transport/http/screen.rs`).
 //!
 //! The same pass tallies the structure it steps over (`tally`), which bounds what the limit
 //! pass would count.
+
+use std::ops::Range;
 
 use rmcp::model::{NumberOrString, RequestId};
 
@@ -32,6 +36,8 @@ pub(crate) struct QuickRequest<'b> {
     /// unless rmcp then refuses the body (`Screened::tool` reads them only for a token's
     /// scopes; checking them here cost 106 instructions of every call, callgrind).
     pub(crate) tool: Option<&'b [u8]>,
+    /// Where the object `arguments` of a `tools/call` stand in the body, brackets included.
+    pub(crate) arguments: Option<Range<usize>>,
 }
 
 /// The id and method of `bytes` when it is a plain request of a supported method: a JSON
@@ -81,6 +87,8 @@ struct PlainEnvelope<'b> {
     revision: Option<&'b str>,
     /// `params.name`, when it is a plain string.
     name: Option<&'b [u8]>,
+    /// Where `params.arguments` stands, when it is an object.
+    arguments: Option<Range<usize>>,
 }
 
 impl<'b> PlainEnvelope<'b> {
@@ -96,6 +104,7 @@ impl<'b> PlainEnvelope<'b> {
             initialize: method == "initialize",
             names_revision: self.revision.is_some(),
             tool: self.name.filter(|_| method == TOOLS_CALL),
+            arguments: self.arguments.filter(|_| method == TOOLS_CALL),
         })
     }
 }
@@ -156,7 +165,7 @@ impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
                 2 => {
                     envelope.method = supported_method(scan.plain_string()?);
                 }
-                _ => (envelope.revision, envelope.name) = scan.params()?,
+                _ => scan.params(&mut envelope)?,
             }
             Some(())
         })?;
@@ -166,30 +175,31 @@ impl<'b, const TALLY: bool> ByteCursor<'b, TALLY> {
     /// `params`: an object whose `arguments`, if any, is an object too (rmcp types it so;
     /// `classify` moves any other value aside), the revision its `_meta` names, and its
     /// `name` (a `tools/call`'s tool) when that is a string without escapes.
-    #[allow(clippy::type_complexity)]
-    fn params(&mut self) -> Option<(Option<&'b str>, Option<&'b [u8]>)> {
-        let mut revision = None;
-        let mut tool = None;
+    fn params(&mut self, envelope: &mut PlainEnvelope<'b>) -> Option<()> {
         self.members(|scan, name| match name {
             b"name" if scan.peek() == Some(b'"') => {
-                tool = Some(scan.plain_string()?);
+                envelope.name = Some(scan.plain_string()?);
                 Some(())
             }
-            b"arguments" if scan.peek() == Some(b'{') => scan.skip_value(2),
+            b"arguments" if scan.peek() == Some(b'{') => {
+                let start = scan.at;
+                scan.skip_value(2)?;
+                envelope.arguments = Some(start..scan.at);
+                Some(())
+            }
             b"arguments" => None,
             b"_meta" if scan.peek() == Some(b'{') => {
-                revision = None;
+                envelope.revision = None;
                 scan.members(|scan, name| {
                     if name == PROTOCOL_VERSION_KEY.as_bytes() && scan.peek() == Some(b'"') {
-                        revision = Some(std::str::from_utf8(scan.plain_string()?).ok()?);
+                        envelope.revision = Some(std::str::from_utf8(scan.plain_string()?).ok()?);
                         return Some(());
                     }
                     scan.skip_value(3)
                 })
             }
             _ => scan.skip_value(2),
-        })?;
-        Some((revision, tool))
+        })
     }
 
     /// Reads an object, calling `member` with each name, positioned at its value, which
@@ -379,7 +389,8 @@ mod tests {
                 id: NumberOrString::Number(7),
                 initialize: false,
                 names_revision: false,
-                tool: Some(b"x".as_slice())
+                tool: Some(b"x".as_slice()),
+                arguments: Some(79..98),
             })
         );
         let init = r#"{"method":"initialize","params":{},"id":"a","jsonrpc":"2.0"}"#;
@@ -389,7 +400,8 @@ mod tests {
                 id: NumberOrString::String("a".into()),
                 initialize: true,
                 names_revision: false,
-                tool: None
+                tool: None,
+                arguments: None,
             })
         );
         let list = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"a":[1],"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
@@ -399,7 +411,8 @@ mod tests {
                 id: NumberOrString::Number(3),
                 initialize: false,
                 names_revision: true,
-                tool: None
+                tool: None,
+                arguments: None,
             })
         );
     }
