@@ -12,6 +12,20 @@ fn inventory(args: &[&str], env: &[(&str, &str)]) -> HttpServer {
     HttpServer::start(INVENTORY, args, env)
 }
 
+/// Runs `check` on a server with sessions (one open) and on a stateless one, with its
+/// arguments and the headers each request takes.
+fn in_both_modes(check: impl Fn(&[&str], &HttpServer, &[(&str, &str)])) {
+    for mode in [&[][..], &["--stateless"][..]] {
+        let server = inventory(mode, &[]);
+        let session = mode.is_empty().then(|| server.open_session(&[]));
+        let headers: Vec<(&str, &str)> = session
+            .iter()
+            .map(|session| ("Mcp-Session-Id", session.as_str()))
+            .collect();
+        check(mode, &server, &headers);
+    }
+}
+
 /// Asserts a rejection: status, JSON content type, `id: null`, code and exact message.
 fn assert_rejection(reply: &Reply, status: u16, code: i64, message: &str) -> Value {
     assert_eq!(reply.status, status, "{reply:?}");
@@ -369,13 +383,7 @@ fn other_paths_get_404_naming_the_endpoint() {
 /// found by rmcp, and answered by the full check with the request's id, in both modes.
 #[test]
 fn malformed_json_inside_the_arguments_is_answered_with_the_id() {
-    for mode in [&[][..], &["--stateless"][..]] {
-        let server = inventory(mode, &[]);
-        let session = mode.is_empty().then(|| server.open_session(&[]));
-        let headers: Vec<(&str, &str)> = session
-            .iter()
-            .map(|session| ("Mcp-Session-Id", session.as_str()))
-            .collect();
+    in_both_modes(|mode, server, headers| {
         // Long arguments are read by the endpoint itself, short ones by rmcp.
         let long = format!(r#"{{"note":"{}","user_id":tru}}"#, "x".repeat(400));
         for (id, arguments) in [
@@ -386,7 +394,7 @@ fn malformed_json_inside_the_arguments_is_answered_with_the_id() {
             let body = format!(
                 r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"get_user","arguments":{arguments}}}}}"#
             );
-            let reply = server.post(&headers, body.as_bytes());
+            let reply = server.post(headers, body.as_bytes());
             assert_eq!(reply.status, 400, "{mode:?} {reply:?}");
             let answer = reply.json();
             assert_eq!(answer["id"], id, "{mode:?} {answer}");
@@ -397,7 +405,7 @@ fn malformed_json_inside_the_arguments_is_answered_with_the_id() {
                 "{message}"
             );
         }
-    }
+    });
 }
 
 #[test]
@@ -673,17 +681,11 @@ fn search_with_tags(tags: usize, bad: Option<Value>, limit: u64) -> Value {
 /// the tool's as sent: served in both modes, and every problem found with its path.
 #[test]
 fn long_arguments_are_served_and_checked_as_sent() {
-    for mode in [&[][..], &["--stateless"][..]] {
-        let server = inventory(mode, &[]);
-        let session = mode.is_empty().then(|| server.open_session(&[]));
-        let headers: Vec<(&str, &str)> = session
-            .iter()
-            .map(|session| ("Mcp-Session-Id", session.as_str()))
-            .collect();
+    in_both_modes(|mode, server, headers| {
         let arguments = search_with_tags(40, None, 5);
         assert!(arguments.to_string().len() > 300, "{arguments}");
         let body = call_body(5, "search_items", arguments);
-        let reply = server.post(&headers, body.as_bytes());
+        let reply = server.post(headers, body.as_bytes());
         assert_eq!(reply.status, 200, "{mode:?} {reply:?}");
         let result = &reply.messages()[0]["result"];
         assert_eq!(result["isError"], false, "{mode:?} {result}");
@@ -695,7 +697,7 @@ fn long_arguments_are_served_and_checked_as_sent() {
 
         let arguments = search_with_tags(40, Some(json!(7)), 0);
         let body = call_body(6, "search_items", arguments);
-        let reply = server.post(&headers, body.as_bytes());
+        let reply = server.post(headers, body.as_bytes());
         assert_eq!(reply.status, 200, "{mode:?} {reply:?}");
         let message = &reply.messages()[0];
         assert_eq!(message["id"], 6, "{message}");
@@ -710,5 +712,5 @@ fn long_arguments_are_served_and_checked_as_sent() {
             .collect();
         assert_eq!(paths, ["limit", "tags[30]"], "{mode:?} {result}");
         assert_eq!(violations[1]["received"], 7, "{result}");
-    }
+    });
 }
