@@ -301,6 +301,15 @@ mod tests {
 
     use super::*;
 
+    /// Other tests may count calls of their own, which only adds to these.
+    #[test]
+    fn threads_do_not_spin_beside_other_sync_calls() {
+        let calls: Vec<InFlight> = (0..=*SPINNING_CALLS).map(|_| InFlight::count()).collect();
+        assert!(!spinning_pays());
+        assert!(!spin_for_work(), "no job was queued");
+        drop(calls);
+    }
+
     /// Every job waits until all have started: one queued behind another would never see that.
     #[test]
     fn every_job_starts_at_once_even_when_all_of_them_block() {
