@@ -259,10 +259,10 @@ pub fn run(addr: SocketAddr, mode: Mode, connections: usize, requests: usize) ->
 async fn drive(addr: SocketAddr, mode: Mode, connections: usize, requests: usize) -> Load {
     let ready = Arc::new(Barrier::new(connections + 1));
     let taken = Arc::new(AtomicUsize::new(0));
-    let params = call_params();
+    let calls = Calls::from_environment();
     let tasks: Vec<_> = (0..connections)
         .map(|_| {
-            let client = Client::new(addr, mode, &params);
+            let client = Client::new(addr, mode, &calls);
             let (ready, taken) = (Arc::clone(&ready), Arc::clone(&taken));
             tokio::spawn(async move { client.work(&ready, &taken, requests).await })
         })
@@ -294,22 +294,18 @@ struct Client {
     mode: Mode,
     session: Option<HeaderValue>,
     next_id: u64,
-    /// The call's `params` after its id: `get_user`'s, or `search_items`' with many tags.
-    params: Arc<str>,
-    /// Whether each answer is to be `get_user`'s (or `search_items`' finding nothing).
-    expects_user: bool,
+    calls: Calls,
 }
 
 impl Client {
-    fn new(addr: SocketAddr, mode: Mode, params: &Arc<str>) -> Self {
+    fn new(addr: SocketAddr, mode: Mode, calls: &Calls) -> Self {
         Self {
             addr,
             host: HeaderValue::from_str(&addr.to_string()).expect("an address is a header"),
             mode,
             session: None,
             next_id: 1,
-            expects_user: params.contains("get_user"),
-            params: Arc::clone(params),
+            calls: calls.clone(),
         }
     }
 
@@ -390,11 +386,11 @@ impl Client {
     async fn call(&mut self, sender: &mut SendRequest<Full<Bytes>>) -> Result<(), String> {
         let id = self.next_id;
         self.next_id += 1;
-        let params = &self.params;
+        let params = &self.calls.params;
         let body =
             format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#);
         let (status, _, body) = self.send(sender, Method::POST, body, true).await?;
-        match self.expects_user {
+        match self.calls.tags.is_none() {
             true => check_answer(status, &body, id),
             false => check_nothing_found(status, &body, id),
         }
@@ -460,25 +456,38 @@ impl Client {
     }
 }
 
-/// The `params` of every call: `get_user`'s, or with `HTTP_LOAD_TAGS=N` set, `search_items`'
+/// What every call of a run is: `get_user`, or with `HTTP_LOAD_TAGS=N` set, `search_items`
 /// with N tags.
-fn call_params() -> Arc<str> {
-    let tags = std::env::var(TAGS_VARIABLE).ok().map(|count| {
-        count
-            .parse::<usize>()
-            .unwrap_or_else(|_| panic!("{TAGS_VARIABLE}: a number of tags, not '{count}'"))
-    });
-    let params = match tags {
-        None => format!(r#"{{"name":"get_user","arguments":{{"user_id":{USER_ID}}}}}"#),
-        Some(count) => {
-            let tags: Vec<String> = (0..count).map(|tag| format!(r#""tag-{tag}""#)).collect();
-            format!(
-                r#"{{"name":"search_items","arguments":{{"query":"{NOTHING}","tags":[{}]}}}}"#,
-                tags.join(",")
-            )
+#[derive(Clone)]
+struct Calls {
+    /// The number of tags, when the calls are `search_items`.
+    tags: Option<usize>,
+    /// The call's `params`, written once.
+    params: Arc<str>,
+}
+
+impl Calls {
+    fn from_environment() -> Self {
+        let tags = std::env::var(TAGS_VARIABLE).ok().map(|count| {
+            count
+                .parse::<usize>()
+                .unwrap_or_else(|_| panic!("{TAGS_VARIABLE}: a number of tags, not '{count}'"))
+        });
+        let params = match tags {
+            None => format!(r#"{{"name":"get_user","arguments":{{"user_id":{USER_ID}}}}}"#),
+            Some(count) => {
+                let tags: Vec<String> = (0..count).map(|tag| format!(r#""tag-{tag}""#)).collect();
+                format!(
+                    r#"{{"name":"search_items","arguments":{{"query":"{NOTHING}","tags":[{}]}}}}"#,
+                    tags.join(",")
+                )
+            }
+        };
+        Self {
+            tags,
+            params: params.into(),
         }
-    };
-    params.into()
+    }
 }
 
 /// What `search_items` is asked for: no item or user has it in its name.
