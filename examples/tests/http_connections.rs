@@ -231,6 +231,60 @@ fn an_answer_longer_than_the_header_timeout_is_not_cut() {
     }
 }
 
+/// A `nap` call of `millis` on `connection`, stateless: the text of its answer.
+fn nap_on(connection: &mut Connection, millis: u64) -> String {
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "nap", "arguments": {"millis": millis}}});
+    let headers = [("MCP-Protocol-Version", "2025-11-25")];
+    let reply = connection.post(&headers, call.to_string().as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    reply.messages()[0]["result"]["content"][0]["text"].to_string()
+}
+
+/// When the server stops, a kept-alive connection that waits for its next request is closed
+/// at once (not when the 60 s header timeout or the 10 s grace period ends), and one with a
+/// call in flight gets its answer, then is closed.
+#[test]
+fn stopping_closes_waiting_connections_at_once_and_answers_calls_in_flight() {
+    let (addr, stop) = serve_nap(Duration::from_secs(60), true);
+    let mut waiting = Connection::open(&addr);
+    assert_eq!(nap_on(&mut waiting, 1), "\"slept 1 ms\"");
+    let mut busy = Connection::open(&addr);
+    let in_flight = thread::spawn(move || (nap_on(&mut busy, 800), busy));
+    thread::sleep(Duration::from_millis(300));
+    drop(stop);
+    let (_, took) = read_until_closed(waiting.into_stream(), Duration::from_secs(5));
+    eprintln!("waiting connection closed {took:?} after the stop");
+    assert!(took < Duration::from_secs(2), "closed after {took:?}");
+    let (answer, busy) = in_flight.join().expect("the call in flight");
+    assert_eq!(answer, "\"slept 800 ms\"");
+    let (_, took) = read_until_closed(busy.into_stream(), Duration::from_secs(5));
+    assert!(took < Duration::from_secs(2), "closed after {took:?}");
+}
+
+/// Dropping the future of `serve_http_until` (as a caller's `select!` does) stops the server
+/// as its shutdown does: a waiting kept-alive connection is closed at once.
+#[test]
+fn dropping_the_server_future_closes_waiting_connections() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("bind");
+    let addr = listener.local_addr().expect("an address").to_string();
+    let options = mcp_tool_runtime::HttpOptions::default().stateless(true);
+    let server = mcp_tool_runtime::McpServer::builder(())
+        .tool(nap_tool())
+        .build()
+        .expect("a server");
+    let serving = runtime.spawn(server.serve_http_until(listener, options, std::future::pending()));
+    let mut waiting = Connection::open(&addr);
+    assert_eq!(nap_on(&mut waiting, 1), "\"slept 1 ms\"");
+    serving.abort();
+    let (_, took) = read_until_closed(waiting.into_stream(), Duration::from_secs(5));
+    eprintln!("waiting connection closed {took:?} after the drop");
+    assert!(took < Duration::from_secs(2), "closed after {took:?}");
+}
+
 #[test]
 fn a_slow_body_gets_408_and_its_connection_closed() {
     let server = HttpServer::start(INVENTORY, &["--stateless", "--body-timeout-ms", "500"], &[]);

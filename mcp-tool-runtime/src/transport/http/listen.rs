@@ -70,13 +70,16 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             service,
         });
         let (stop, stopping) = watch::channel(false);
-        tokio::spawn(watchdog.run(stopping.clone()));
+        tokio::spawn(Arc::clone(&watchdog).run(stopping));
+        // Also when the caller drops this future: its connections close as they would here.
+        let closing = CloseOnDrop(watchdog);
         tokio::select! {
-            () = accept_loop(&listener, &site, &permits, &stopping) => {}
+            () = accept_loop(&listener, &site, &permits) => {}
             () = shutdown => {}
         }
         drop(listener);
         let _ = stop.send(true);
+        drop(closing);
         drain_connections(&permits, cap, grace).await;
         Ok(())
     }
@@ -118,13 +121,21 @@ impl<S: Send + Sync + 'static> Site<S> {
     }
 }
 
+/// Asks every connection to close once its answer is done, when dropped.
+struct CloseOnDrop(Arc<Watchdog>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.close_all();
+    }
+}
+
 /// Accepts connections for as long as it is polled: each under the cap is served, the
 /// others get a 503.
 async fn accept_loop<S: Send + Sync + 'static>(
     listener: &TcpListener,
     site: &Arc<Site<S>>,
     permits: &Arc<Semaphore>,
-    stopping: &watch::Receiver<bool>,
 ) {
     let cap = site.max_connections;
     let mut backoff = FIRST_ACCEPT_BACKOFF;
@@ -144,7 +155,6 @@ async fn accept_loop<S: Send + Sync + 'static>(
                     stream,
                     peer,
                     permit,
-                    stopping: stopping.clone(),
                     watch: Arc::clone(&watch),
                 };
                 let task = tokio::spawn(serve_connection(Arc::clone(site), connection));
@@ -172,12 +182,11 @@ async fn drain_connections(permits: &Semaphore, cap: usize, grace: Duration) {
 }
 
 /// An accepted connection: `permit` holds its place under the cap until it closes;
-/// `stopping` turns true when the server shuts down; `watch` times its request heads.
+/// `watch` times its request heads and says when the server stops.
 struct Accepted {
     stream: TcpStream,
     peer: SocketAddr,
     permit: OwnedSemaphorePermit,
-    stopping: watch::Receiver<bool>,
     watch: Arc<Watch>,
 }
 
@@ -197,7 +206,6 @@ async fn serve_connection<S: Send + Sync + 'static>(site: Arc<Site<S>>, accepted
         stream,
         peer,
         permit: _permit,
-        mut stopping,
         watch,
     } = accepted;
     // A stateful answer goes out as several small writes (headers, then each event of the
@@ -206,34 +214,30 @@ async fn serve_connection<S: Send + Sync + 'static>(site: Arc<Site<S>>, accepted
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
     }
+    let served_watch = Arc::clone(&watch);
     let service = service_fn(move |request| {
         let site = Arc::clone(&site);
-        let watch = Arc::clone(&watch);
+        let watch = Arc::clone(&served_watch);
         async move { Ok::<_, Infallible>(site.handle(request, watch).await) }
     });
     let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
     // The watchdog stops this task (and so closes the connection) when it waits too long
     // for a request head.
-    let served = tokio::select! {
-        biased;
-        served = connection.as_mut() => served,
-        () = stopped(&mut stopping) => {
+    let mut closing = false;
+    let served = std::future::poll_fn(|cx| {
+        if !closing && watch.close_asked(cx) {
             // hyper finishes the request in progress, then closes; an idle connection
             // closes at once.
+            closing = true;
             connection.as_mut().graceful_shutdown();
-            connection.await
         }
-    };
+        connection.as_mut().poll(cx)
+    })
+    .await;
     if let Err(error) = served {
         tracing::debug!(%peer, %error, "HTTP connection ended with an error");
     }
-}
-
-/// Resolves once the server is stopping, or is gone (its sender dropped with it).
-async fn stopped(stopping: &mut watch::Receiver<bool>) {
-    // The guard `wait_for` returns must not live across an await: it is not `Send`.
-    let _ = stopping.wait_for(|stop| *stop).await;
 }
 
 /// Answers the first request of a connection past the cap with 503 and closes it. Reading

@@ -10,12 +10,13 @@
 //! answer streams.
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use futures_util::task::AtomicWaker;
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::combinators::BoxBody;
 use tokio::sync::watch;
@@ -40,6 +41,10 @@ pub(super) struct Watch {
     task: OnceLock<AbortHandle>,
     /// The watchdog's epoch, from which `waiting_since` counts.
     epoch: Instant,
+    /// Set when the server stops: the connection closes once its answer is done.
+    closing: AtomicBool,
+    /// The task serving the connection, woken when `closing` is set.
+    closer: AtomicWaker,
 }
 
 impl Watchdog {
@@ -58,6 +63,8 @@ impl Watchdog {
             waiting_since: AtomicU64::new(0),
             task: OnceLock::new(),
             epoch: self.epoch,
+            closing: AtomicBool::new(false),
+            closer: AtomicWaker::new(),
         });
         watch.idle();
         self.lock().push(Arc::downgrade(&watch));
@@ -93,6 +100,15 @@ impl Watchdog {
         });
     }
 
+    /// Asks every open connection to close once its answer in progress is done (an idle one
+    /// closes at once).
+    pub(super) fn close_all(&self) {
+        for watch in self.lock().iter().filter_map(Weak::upgrade) {
+            watch.closing.store(true, Ordering::Release);
+            watch.closer.wake();
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Weak<Watch>>> {
         self.connections
             .lock()
@@ -115,6 +131,20 @@ impl Watch {
     pub(super) fn idle(&self) {
         let since = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX - 1);
         self.waiting_since.store(since + 1, Ordering::Relaxed);
+    }
+
+    /// Whether the server asked the connection to close (`Watchdog::close_all`); until it
+    /// does, it wakes the task of `cx` when it does. A flag and a waker, looked at on each
+    /// poll of the connection: with a `watch` channel polled beside it (`select!`), serving
+    /// a connection around hyper's own work took 602 instructions of P8's stateless call and
+    /// 904 of its stateful one; with this, 208 and 312 (callgrind).
+    pub(super) fn close_asked(&self, cx: &Context<'_>) -> bool {
+        if self.closing.load(Ordering::Acquire) {
+            return true;
+        }
+        self.closer.register(cx.waker());
+        // Asked between the look above and the registration, whose waker it did not find.
+        self.closing.load(Ordering::Acquire)
     }
 
     /// Whether the connection has waited for a head longer than `timeout`.
