@@ -665,6 +665,10 @@ fn duplicate_request_ids_in_flight_on_one_session_are_all_answered_at_once() {
     }
     eprintln!("{results} answered, {} refused as duplicates", 5 - results);
     assert!(results >= 1, "{replies:?}");
+    // Each claim went with its answer: the id is free again.
+    let again = server.post(&in_session, body.as_bytes());
+    let messages = again.messages();
+    assert!(messages[0]["result"].is_object(), "{again:?}");
 }
 
 /// `search_items` arguments with `tags` tags, `bad` replacing tag 30 when given: a few

@@ -146,14 +146,14 @@ impl<S: Send + Sync + 'static> HttpService<S> {
     /// Serves one request, its future held by the caller: the listener's path. Through
     /// [`Service::call`] a request costs two boxed futures, the inner one as large as rmcp's
     /// whole request future, allocated and freed on every call.
-    pub(super) async fn serve<B>(&self, request: Request<B>) -> HttpResponse
+    pub(super) async fn serve<B>(&self, request: Request<B>) -> Answered
     where
         B: Body<Data = Bytes>,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         match self.guarded.admit(request).await {
             Ok((parts, body, flags)) => self.guarded.inner().state.handle(parts, body, flags).await,
-            Err(rejection) => rejection,
+            Err(rejection) => rejection.into(),
         }
     }
 }
@@ -276,34 +276,60 @@ impl<S: Send + Sync + 'static> Service<Request<Full<Bytes>>> for Endpoint<S> {
                 Some(Err(never)) => match never {},
                 None => Bytes::new(),
             };
-            Ok(state.handle(parts, bytes, flags).await)
+            Ok(state.handle(parts, bytes, flags).await.into_response())
         })
+    }
+}
+
+/// An answer, and the claim of its request's id (see [`InFlight`]), which must be held
+/// until the answer's body is sent or dropped.
+pub(super) struct Answered {
+    pub(super) response: HttpResponse,
+    pub(super) claim: Option<Claim>,
+}
+
+impl Answered {
+    /// The answer, its body holding the claim.
+    fn into_response(self) -> HttpResponse {
+        match self.claim {
+            Some(claim) => release_when_sent(self.response, claim),
+            None => self.response,
+        }
+    }
+}
+
+impl From<HttpResponse> for Answered {
+    fn from(response: HttpResponse) -> Self {
+        Self {
+            response,
+            claim: None,
+        }
     }
 }
 
 impl<S: Send + Sync + 'static> EndpointState<S> {
     /// Serves a request the guard admitted, `flags` read from its headers.
-    async fn handle(&self, parts: Parts, body: Bytes, flags: HeadFlags) -> HttpResponse {
+    async fn handle(&self, parts: Parts, body: Bytes, flags: HeadFlags) -> Answered {
         let session = flags.session.as_ref();
         let in_session = session.is_some();
         let (request, screened) = match self.admit(parts, body, flags.version_is_stateless).await {
             Ok(admitted) => admitted,
-            Err(rejection) => return rejection,
+            Err(rejection) => return rejection.into(),
         };
         let principal = request.extensions().get::<Principal>();
         let owner = principal.map(SessionOwners::key);
         if let Err(rejection) = self.check_caller(session, principal, owner.as_deref(), &screened) {
-            return rejection;
+            return rejection.into();
         }
         let claim = match self.claim(session, screened.id.as_ref()) {
             Ok(claim) => claim,
-            Err(rejection) => return rejection,
+            Err(rejection) => return rejection.into(),
         };
         // Held until rmcp has stored the session it opens.
         let opening = if screened.initialize && !self.stateless && !in_session {
             match self.session_cap.reserve(&self.sessions).await {
                 Some(opening) => Some(opening),
-                None => return self.too_many_sessions(screened.id.as_ref()),
+                None => return self.too_many_sessions(screened.id.as_ref()).into(),
             }
         } else {
             None
@@ -323,10 +349,7 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         } else {
             response
         };
-        match claim {
-            Some(claim) => release_when_sent(response, claim),
-            None => response,
-        }
+        Answered { response, claim }
     }
 
     /// The request as rmcp gets it, with what its JSON-RPC message is, or the answer that
@@ -499,7 +522,8 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
 }
 
 /// `response` with `claim` held until its body is sent or dropped: a stateful answer is a
-/// stream that ends once the request is answered, and a client that leaves drops it.
+/// stream that ends once the request is answered, and a client that leaves drops it. (The
+/// listener's own answers hold it in their `WatchedBody`, without this boxed layer.)
 fn release_when_sent(response: HttpResponse, claim: Claim) -> HttpResponse {
     response.map(|body| {
         body.map_frame(move |frame| {

@@ -17,6 +17,7 @@ use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use super::super::shutdown;
+use super::endpoint::Answered;
 use super::reply::{HttpResponse, OVERLOADED_CODE, reject};
 use super::watchdog::{Watch, Watchdog, WatchedBody};
 use super::{HttpOptions, HttpService, ResourceMetadata, text};
@@ -104,10 +105,10 @@ impl<S: Send + Sync + 'static> Site<S> {
         // future in place, and hyper then copied its 3 KB three times per request.
         watch.busy();
         let path = request.uri().path();
-        let response = if path == self.path {
+        let Answered { response, claim } = if path == self.path {
             self.service.serve(request).await
         } else if let Some(metadata) = self.metadata.as_ref().filter(|m| m.serves(path)) {
-            metadata.answer(request.method())
+            metadata.answer(request.method()).into()
         } else {
             reject(
                 StatusCode::NOT_FOUND,
@@ -116,8 +117,9 @@ impl<S: Send + Sync + 'static> Site<S> {
                 json!({"endpoint": self.path}),
                 &[],
             )
+            .into()
         };
-        response.map(|body| WatchedBody::new(body, watch))
+        response.map(|body| WatchedBody::new(body, watch, claim))
     }
 }
 

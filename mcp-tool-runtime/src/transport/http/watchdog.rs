@@ -22,6 +22,8 @@ use http_body_util::combinators::BoxBody;
 use tokio::sync::watch;
 use tokio::task::AbortHandle;
 
+use super::in_flight::Claim;
+
 /// How often the ticker looks, at most and at least.
 const SHORTEST_LOOK: Duration = Duration::from_millis(10);
 const LONGEST_LOOK: Duration = Duration::from_secs(1);
@@ -159,13 +161,23 @@ impl Watch {
 pub(super) struct WatchedBody {
     inner: BoxBody<Bytes, std::convert::Infallible>,
     watch: Option<Arc<Watch>>,
+    /// The claim of the request's id, released with the body. Held here rather than by a
+    /// body of its own around `inner` (`release_when_sent`): that layer's allocation and
+    /// its closure on each frame took about 200 instructions of P8's stateful call
+    /// (callgrind, `serve_connection` inclusive: 90,941 then 90,743).
+    _claim: Option<Claim>,
 }
 
 impl WatchedBody {
-    pub(super) fn new(inner: BoxBody<Bytes, std::convert::Infallible>, watch: Arc<Watch>) -> Self {
+    pub(super) fn new(
+        inner: BoxBody<Bytes, std::convert::Infallible>,
+        watch: Arc<Watch>,
+        claim: Option<Claim>,
+    ) -> Self {
         Self {
             inner,
             watch: Some(watch),
+            _claim: claim,
         }
     }
 
@@ -234,6 +246,7 @@ mod tests {
         let body = WatchedBody::new(
             http_body_util::BodyExt::boxed(http_body_util::Full::new(Bytes::new())),
             Arc::clone(&watch),
+            None,
         );
         assert_eq!(watch.waiting_since.load(Ordering::Relaxed), 0);
         drop(body);
