@@ -112,23 +112,41 @@ fn stdio_instructions_versus_rmcp() {
     );
 }
 
-/// P8i: instructions per HTTP call under callgrind, ours against rmcp, in each mode.
+/// How many times P8i measures each server in each mode, the two alternating: one measure
+/// of a server moved by up to 1,500 instructions a call between runs (0.9%, both servers;
+/// thread scheduling and the allocator's state differ from run to run), more than the two
+/// servers differ by.
+const P8I_RUNS: usize = 3;
+
+/// P8i: instructions per HTTP call under callgrind, ours against rmcp, in each mode: the
+/// medians of [`P8I_RUNS`] runs each.
 fn instructions_versus_rmcp() {
     if !instructions::available() {
         eprintln!("  P8i: skipped, valgrind is not installed");
         return;
     }
     for mode in Mode::ALL {
-        let ours = instructions::per_call(Server::Ours, mode);
-        let rmcp = instructions::per_call(Server::Rmcp, mode);
+        let (mut ours, mut rmcp) = (Vec::new(), Vec::new());
+        for _ in 0..P8I_RUNS {
+            ours.push(instructions::per_call(Server::Ours, mode));
+            rmcp.push(instructions::per_call(Server::Rmcp, mode));
+        }
         eprintln!(
-            "  P8i {}: ours {ours} instructions per call, rmcp {rmcp} (one connection)",
+            "  P8i {}: ours {ours:?}, rmcp {rmcp:?} instructions per call (one connection)",
             mode.name()
         );
+        let (ours, rmcp) = (median_count(&mut ours), median_count(&mut rmcp));
+        eprintln!("    medians: ours {ours}, rmcp {rmcp}");
         println!(
             "P8i http_instructions_vs_rmcp {} {:.3}",
             mode.name(),
             ours as f64 / rmcp as f64
         );
     }
+}
+
+/// The middle one of `counts`.
+fn median_count(counts: &mut [u64]) -> u64 {
+    counts.sort_unstable();
+    counts.get(counts.len() / 2).copied().unwrap_or_default()
 }
