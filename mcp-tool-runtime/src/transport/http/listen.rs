@@ -14,7 +14,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::super::shutdown;
 use super::endpoint::Answered;
@@ -70,17 +70,15 @@ impl<S: Send + Sync + 'static> McpServer<S> {
             metadata: service.resource_metadata(),
             service,
         });
-        let (stop, stopping) = watch::channel(false);
-        tokio::spawn(Arc::clone(&watchdog).run(stopping));
+        tokio::spawn(Arc::clone(&watchdog).run());
         // Also when the caller drops this future: its connections close as they would here.
-        let closing = CloseOnDrop(watchdog);
+        let stopping = StopOnDrop(watchdog);
         tokio::select! {
             () = accept_loop(&listener, &site, &permits) => {}
             () = shutdown => {}
         }
         drop(listener);
-        let _ = stop.send(true);
-        drop(closing);
+        drop(stopping);
         drain_connections(&permits, cap, grace).await;
         Ok(())
     }
@@ -123,12 +121,13 @@ impl<S: Send + Sync + 'static> Site<S> {
     }
 }
 
-/// Asks every connection to close once its answer is done, when dropped.
-struct CloseOnDrop(Arc<Watchdog>);
+/// Stops the watchdog, which asks every connection to close once its answer is done, when
+/// dropped.
+struct StopOnDrop(Arc<Watchdog>);
 
-impl Drop for CloseOnDrop {
+impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        self.0.close_all();
+        self.0.stop();
     }
 }
 

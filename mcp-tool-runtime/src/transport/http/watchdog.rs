@@ -5,9 +5,11 @@
 //! on two cores that cost 5 to 10% of a small call's server CPU (BENCHMARKS.md, P8), more
 //! than its instructions show. Here a connection only notes when it starts and stops waiting
 //! for a head, and one task per server looks every eighth of the timeout and stops the tasks
-//! of those that waited too long, which closes them. Nothing is polled per request. A connection is waiting from its accept, and again from the moment its
-//! last answer is done; it is not while a request is being answered, however long the
-//! answer streams.
+//! of those that waited too long, which closes them. Nothing is polled per request. A
+//! connection is waiting from its accept, and again from the moment its last answer is
+//! done; it is not while a request is being answered, however long the answer streams.
+//! When the server stops (`Watchdog::stop`), the ticker ends and each connection is asked
+//! to close.
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,7 +21,7 @@ use bytes::Bytes;
 use futures_util::task::AtomicWaker;
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::combinators::BoxBody;
-use tokio::sync::watch;
+use tokio::sync::Notify;
 use tokio::task::AbortHandle;
 
 use super::in_flight::Claim;
@@ -33,6 +35,8 @@ pub(super) struct Watchdog {
     timeout: Duration,
     epoch: Instant,
     connections: Mutex<Vec<Weak<Watch>>>,
+    /// Notified when the server stops: the ticker ends.
+    stopped: Notify,
 }
 
 /// One connection's state: since when it has been waiting for a head, if it is.
@@ -56,6 +60,7 @@ impl Watchdog {
             timeout,
             epoch: Instant::now(),
             connections: Mutex::new(Vec::new()),
+            stopped: Notify::new(),
         })
     }
 
@@ -75,14 +80,13 @@ impl Watchdog {
 
     /// Looks at the connections every eighth of the timeout (within 10 ms and 1 s) until the
     /// server stops, closing each that waited past the timeout.
-    pub(super) async fn run(self: Arc<Self>, mut stopping: watch::Receiver<bool>) {
+    pub(super) async fn run(self: Arc<Self>) {
         let every = (self.timeout / 8).clamp(SHORTEST_LOOK, LONGEST_LOOK);
         loop {
             tokio::select! {
                 () = tokio::time::sleep(every) => self.look(),
-                changed = stopping.changed() => if changed.is_err() || *stopping.borrow() {
-                    return;
-                },
+                // `notify_one` keeps its permit for a ticker that is looking just then.
+                () = self.stopped.notified() => return,
             }
         }
     }
@@ -102,9 +106,10 @@ impl Watchdog {
         });
     }
 
-    /// Asks every open connection to close once its answer in progress is done (an idle one
-    /// closes at once).
-    pub(super) fn close_all(&self) {
+    /// The server stops: the ticker ends, and every open connection is asked to close once
+    /// its answer in progress is done (an idle one closes at once).
+    pub(super) fn stop(&self) {
+        self.stopped.notify_one();
         for watch in self.lock().iter().filter_map(Weak::upgrade) {
             watch.closing.store(true, Ordering::Release);
             watch.closer.wake();
@@ -135,7 +140,7 @@ impl Watch {
         self.waiting_since.store(since + 1, Ordering::Relaxed);
     }
 
-    /// Whether the server asked the connection to close (`Watchdog::close_all`); until it
+    /// Whether the server asked the connection to close (`Watchdog::stop`); until it
     /// does, it wakes the task of `cx` when it does. A flag and a waker, looked at on each
     /// poll of the connection: with a `watch` channel polled beside it (`select!`), serving
     /// a connection around hyper's own work took 602 instructions of P8's stateless call and
@@ -256,8 +261,7 @@ mod tests {
     #[tokio::test]
     async fn the_ticker_stops_an_overdue_connection_and_forgets_closed_ones() {
         let watchdog = Watchdog::new(Duration::from_millis(20));
-        let (stop, stopping) = watch::channel(false);
-        let ticker = tokio::spawn(Arc::clone(&watchdog).run(stopping));
+        let ticker = tokio::spawn(Arc::clone(&watchdog).run());
         let watch = watchdog.watch();
         let served = tokio::spawn(std::future::pending::<()>());
         watch.served_by(served.abort_handle());
@@ -270,7 +274,7 @@ mod tests {
             1,
             "the dropped connection is forgotten"
         );
-        let _ = stop.send(true);
+        watchdog.stop();
         let stopped = tokio::time::timeout(Duration::from_secs(5), ticker).await;
         assert!(stopped.is_ok(), "the ticker did not stop");
     }
