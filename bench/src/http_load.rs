@@ -390,7 +390,7 @@ impl Client {
         let body =
             format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#);
         let (status, _, body) = self.send(sender, Method::POST, body, true).await?;
-        match self.calls.tags.is_none() {
+        match self.calls.finds_user {
             true => check_answer(status, &body, id),
             false => check_nothing_found(status, &body, id),
         }
@@ -460,8 +460,8 @@ impl Client {
 /// with N tags.
 #[derive(Clone)]
 struct Calls {
-    /// The number of tags, when the calls are `search_items`.
-    tags: Option<usize>,
+    /// Whether each answer is to be `get_user`'s (else `search_items`' finding nothing).
+    finds_user: bool,
     /// The call's `params`, written once.
     params: Arc<str>,
 }
@@ -484,7 +484,7 @@ impl Calls {
             }
         };
         Self {
-            tags,
+            finds_user: tags.is_none(),
             params: params.into(),
         }
     }
