@@ -83,6 +83,8 @@ impl CallOutcome {
     }
 
     /// The result the client receives, taken out.
+    // In line in each call (`Arguments::checked` says why).
+    #[inline]
     pub fn into_result(self) -> CallToolResult {
         self.result
     }

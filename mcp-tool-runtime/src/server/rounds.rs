@@ -112,6 +112,8 @@ pub(super) type Round = (Arc<Rounds>, Vec<u8>);
 
 /// Whether a request runs on protocol 2026-07-28, whose questions to the client end the call
 /// with an `InputRequiredResult` rather than go out as requests.
+// In line in each call (`Arguments::checked` says why).
+#[inline]
 pub(super) fn asks_in_rounds(meta: &RequestMetaObject) -> bool {
     meta.protocol_version()
         .is_some_and(|version| !version.has_initialize())

@@ -88,6 +88,8 @@ enum Answered {
 /// Whether a call of a tool with `support` runs as a task: when the tool allows it and the
 /// client declared the tasks extension (when it connected, or in this request's `_meta`).
 /// -32021 for a tool that requires it from a client that did not.
+// In line in each call (`Arguments::checked` says why).
+#[inline]
 pub(super) fn runs_as_task(
     support: TaskSupport,
     context: &RequestContext<RoleServer>,

@@ -118,6 +118,8 @@ impl ToolInfo {
     }
 
     /// The tool's name, shared without a copy when it is a literal.
+    // In line in each call (`Arguments::checked` says why).
+    #[inline]
     pub(crate) fn name_cow(&self) -> Cow<'static, str> {
         self.name.clone()
     }

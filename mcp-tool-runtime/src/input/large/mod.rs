@@ -41,6 +41,8 @@ fn exceeds(value: &Value, budget: &mut usize) -> bool {
 /// for a tool with rules the schema cannot state, the items of its long lists a part at a
 /// time ([`parts`]). The rules only the whole can be checked against (a custom rule of a
 /// list) are then reported once these are fixed.
+// In line in each call (`Arguments::checked` says why).
+#[inline]
 pub(crate) fn before_validator(
     value: &Value,
     spec: &InputSpec,

@@ -107,6 +107,8 @@ impl InputLimits {
     /// the first array or object over them, as a violation of the arguments it is. `None`
     /// for the count past the depth the walk follows. The violation is boxed: a call's future
     /// keeps the answer across its first await, and most answers are counts.
+    // In line in each call (`Arguments::checked` says why).
+    #[inline]
     pub(crate) fn size_arguments(&self, value: &Value) -> Result<Option<usize>, Box<Violation>> {
         self.size_value(value)
             .map_err(|oversized| Box::new(oversized.violation(0)))
