@@ -151,8 +151,9 @@ impl<S: Send + Sync + 'static> HttpService<S> {
         B: Body<Data = Bytes>,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        match self.guarded.admit(request).await {
-            Ok((parts, body, flags)) => self.guarded.inner().state.handle(parts, body, flags).await,
+        let (mut parts, body) = request.into_parts();
+        match self.guarded.admit(&mut parts, body).await {
+            Ok((body, flags)) => self.guarded.inner().state.handle(parts, body, flags).await,
             Err(rejection) => rejection.into(),
         }
     }
@@ -309,13 +310,17 @@ impl From<HttpResponse> for Answered {
 
 impl<S: Send + Sync + 'static> EndpointState<S> {
     /// Serves a request the guard admitted, `flags` read from its headers.
-    async fn handle(&self, parts: Parts, body: Bytes, flags: HeadFlags) -> Answered {
+    async fn handle(&self, mut parts: Parts, body: Bytes, flags: HeadFlags) -> Answered {
         let session = flags.session.as_ref();
         let in_session = session.is_some();
-        let (request, screened) = match self.admit(parts, body, flags.version_is_stateless).await {
+        let (body, screened) = match self
+            .admit(&mut parts, body, flags.version_is_stateless)
+            .await
+        {
             Ok(admitted) => admitted,
             Err(rejection) => return rejection.into(),
         };
+        let request = Request::from_parts(parts, Full::new(body));
         let principal = request.extensions().get::<Principal>();
         let owner = principal.map(SessionOwners::key);
         if let Err(rejection) = self.check_caller(session, principal, owner.as_deref(), &screened) {
@@ -352,15 +357,15 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         Answered { response, claim }
     }
 
-    /// The request as rmcp gets it, with what its JSON-RPC message is, or the answer that
-    /// stops it here.
+    /// The body as rmcp gets it, with what its JSON-RPC message is, or the answer that
+    /// stops it here; `parts` gains what the server is handed beside the body.
     async fn admit(
         &self,
-        mut parts: Parts,
+        parts: &mut Parts,
         bytes: Bytes,
         stateless: bool,
-    ) -> Result<(Request<Full<Bytes>>, Screened), HttpResponse> {
-        self.check_session(&parts).await?;
+    ) -> Result<(Bytes, Screened), HttpResponse> {
+        self.check_session(parts).await?;
         self.body_bytes.add(bytes.len());
         let (bytes, mut screened) =
             if parts.method == Method::POST && bytes.len() > LARGE_BODY_BYTES {
@@ -378,7 +383,7 @@ impl<S: Send + Sync + 'static> EndpointState<S> {
         if let Some(handoff) = screened.handoff.take() {
             parts.extensions.insert(handoff);
         }
-        Ok((Request::from_parts(parts, Full::new(bytes)), screened))
+        Ok((bytes, screened))
     }
 
     /// The caller's right to this request: the session is its own, and its token grants the

