@@ -256,8 +256,9 @@ impl HttpOptions {
     /// from when it is ready for one: just opened, or done with the previous answer. A
     /// connection that sends nothing, or its header too slowly, is closed; so is one left
     /// idle between requests for as long. Answers being streamed are not affected. The
-    /// connections are looked at every eighth of the limit (at least every second), so one
-    /// is closed at most that much after its time is up.
+    /// connections are looked at every sixteenth of the limit (at least twice a second), so
+    /// one is closed at most an eighth of the limit (and at most a second) after its time
+    /// is up, never before.
     pub fn header_timeout(mut self, limit: Duration) -> Self {
         self.header_timeout = limit;
         self

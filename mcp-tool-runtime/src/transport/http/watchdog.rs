@@ -4,18 +4,24 @@
 //! it arms a timer and goes round its connection loop once more to poll it. At 32 connections
 //! on two cores that cost 5 to 10% of a small call's server CPU (BENCHMARKS.md, P8), more
 //! than its instructions show. Here a connection only notes when it starts and stops waiting
-//! for a head, and one task per server looks every eighth of the timeout and stops the tasks
-//! of those that waited too long, which closes them. Nothing is polled per request. A
+//! for a head, and one task per server looks every sixteenth of the timeout and stops the
+//! tasks of those that waited too long, which closes them. Nothing is polled per request. A
 //! connection is waiting from its accept, and again from the moment its last answer is
 //! done; it is not while a request is being answered, however long the answer streams.
 //! When the server stops (`Watchdog::stop`), the ticker ends and each connection is asked
 //! to close.
+//!
+//! Time is counted in looks, not read from the clock: a connection notes how many looks
+//! there have been when it starts to wait, and has waited at least as many intervals as
+//! have passed since the next look. Reading the clock when each answer was done took 89 of
+//! the 117 instructions of noting it (callgrind, P8), and on a machine whose clock source
+//! is not the CPU's counter a clock read is a system call.
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::task::AtomicWaker;
@@ -27,13 +33,21 @@ use tokio::task::AbortHandle;
 use super::in_flight::Claim;
 
 /// How often the ticker looks, at most and at least.
-const SHORTEST_LOOK: Duration = Duration::from_millis(10);
-const LONGEST_LOOK: Duration = Duration::from_secs(1);
+const SHORTEST_LOOK: Duration = Duration::from_millis(5);
+const LONGEST_LOOK: Duration = Duration::from_millis(500);
+
+/// Looks per timeout: as a connection is only known to have waited since the look after it
+/// started, it is closed up to two intervals after its time is up, an eighth of it.
+const LOOKS_PER_TIMEOUT: u32 = 16;
 
 /// The connections of one server, and how long each may wait for a request head.
 pub(super) struct Watchdog {
-    timeout: Duration,
-    epoch: Instant,
+    /// How long the ticker sleeps between looks.
+    every: Duration,
+    /// How many intervals a connection may wait: the timeout, rounded up.
+    patience: u64,
+    /// The looks so far, which each connection reads when it starts to wait.
+    looks: Arc<AtomicU64>,
     connections: Mutex<Vec<Weak<Watch>>>,
     /// Notified when the server stops: the ticker ends.
     stopped: Notify,
@@ -41,12 +55,13 @@ pub(super) struct Watchdog {
 
 /// One connection's state: since when it has been waiting for a head, if it is.
 pub(super) struct Watch {
-    /// Nanoseconds from the watchdog's epoch, plus one; 0 while a request is answered.
+    /// The watchdog's count of looks when the connection started to wait, plus one; 0
+    /// while a request is answered.
     waiting_since: AtomicU64,
     /// The task that serves the connection: stopping it closes the connection.
     task: OnceLock<AbortHandle>,
-    /// The watchdog's epoch, from which `waiting_since` counts.
-    epoch: Instant,
+    /// The watchdog's count of looks.
+    looks: Arc<AtomicU64>,
     /// Set when the server stops: the connection closes once its answer is done.
     closing: AtomicBool,
     /// The task serving the connection, woken when `closing` is set.
@@ -56,9 +71,12 @@ pub(super) struct Watch {
 impl Watchdog {
     /// The watchdog of a server whose connections may wait `timeout` for a request head.
     pub(super) fn new(timeout: Duration) -> Arc<Self> {
+        let every = (timeout / LOOKS_PER_TIMEOUT).clamp(SHORTEST_LOOK, LONGEST_LOOK);
         Arc::new(Self {
-            timeout,
-            epoch: Instant::now(),
+            every,
+            patience: u64::try_from(timeout.as_nanos().div_ceil(every.as_nanos()))
+                .unwrap_or(u64::MAX),
+            looks: Arc::new(AtomicU64::new(0)),
             connections: Mutex::new(Vec::new()),
             stopped: Notify::new(),
         })
@@ -69,7 +87,7 @@ impl Watchdog {
         let watch = Arc::new(Watch {
             waiting_since: AtomicU64::new(0),
             task: OnceLock::new(),
-            epoch: self.epoch,
+            looks: Arc::clone(&self.looks),
             closing: AtomicBool::new(false),
             closer: AtomicWaker::new(),
         });
@@ -78,13 +96,12 @@ impl Watchdog {
         watch
     }
 
-    /// Looks at the connections every eighth of the timeout (within 10 ms and 1 s) until the
-    /// server stops, closing each that waited past the timeout.
+    /// Looks at the connections every sixteenth of the timeout (within 5 and 500 ms) until
+    /// the server stops, closing each that waited past the timeout.
     pub(super) async fn run(self: Arc<Self>) {
-        let every = (self.timeout / 8).clamp(SHORTEST_LOOK, LONGEST_LOOK);
         loop {
             tokio::select! {
-                () = tokio::time::sleep(every) => self.look(),
+                () = tokio::time::sleep(self.every) => self.look(),
                 // `notify_one` keeps its permit for a ticker that is looking just then.
                 () = self.stopped.notified() => return,
             }
@@ -92,9 +109,10 @@ impl Watchdog {
     }
 
     fn look(&self) {
+        let looks = self.looks.fetch_add(1, Ordering::Relaxed) + 1;
         self.lock().retain(|watch| match watch.upgrade() {
             Some(watch) => {
-                if watch.overdue(self.timeout)
+                if watch.overdue(looks, self.patience)
                     && let Some(task) = watch.task.get()
                 {
                     tracing::debug!("closed a connection that sent no request head in time");
@@ -136,8 +154,8 @@ impl Watch {
 
     /// The connection waits for its next head from now.
     pub(super) fn idle(&self) {
-        let since = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX - 1);
-        self.waiting_since.store(since + 1, Ordering::Relaxed);
+        let looks = self.looks.load(Ordering::Relaxed);
+        self.waiting_since.store(looks + 1, Ordering::Relaxed);
     }
 
     /// Whether the server asked the connection to close (`Watchdog::stop`); until it
@@ -154,10 +172,13 @@ impl Watch {
         self.closing.load(Ordering::Acquire)
     }
 
-    /// Whether the connection has waited for a head longer than `timeout`.
-    fn overdue(&self, timeout: Duration) -> bool {
+    /// Whether the connection, at the look numbered `looks`, has waited for a head for at
+    /// least `patience` intervals. It started to wait before the look after the one it
+    /// noted, and each interval since is at least the ticker's sleep: never too early.
+    fn overdue(&self, looks: u64, patience: u64) -> bool {
         let since = self.waiting_since.load(Ordering::Relaxed);
-        since != 0 && self.epoch.elapsed() >= Duration::from_nanos(since - 1) + timeout
+        // `since` is the noted count plus one: the number of the next look.
+        since != 0 && looks.saturating_sub(since) >= patience
     }
 }
 
@@ -228,19 +249,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_connection_is_overdue_only_while_it_waits() {
-        let timeout = Duration::from_millis(30);
-        let watchdog = Watchdog::new(timeout);
+    fn a_connection_is_overdue_only_while_it_waits_its_looks() {
+        let watchdog = Watchdog::new(Duration::from_millis(80));
+        assert_eq!(watchdog.every, Duration::from_millis(5));
+        assert_eq!(watchdog.patience, 16);
         let watch = watchdog.watch();
-        assert!(!watch.overdue(timeout));
-        std::thread::sleep(Duration::from_millis(40));
-        assert!(watch.overdue(timeout));
+        let look = |times| {
+            for _ in 0..times {
+                watchdog.look();
+            }
+            watchdog.looks.load(Ordering::Relaxed)
+        };
+        // Noted before look 1: it has surely waited 16 intervals once look 17 is done.
+        assert!(!watch.overdue(look(16), watchdog.patience));
+        assert!(watch.overdue(look(1), watchdog.patience));
         watch.busy();
-        assert!(!watch.overdue(timeout), "busy, however long");
+        assert!(
+            !watch.overdue(look(100), watchdog.patience),
+            "busy, however long"
+        );
         watch.idle();
-        assert!(!watch.overdue(timeout), "waiting again from now");
-        std::thread::sleep(Duration::from_millis(40));
-        assert!(watch.overdue(timeout));
+        assert!(
+            !watch.overdue(look(16), watchdog.patience),
+            "waiting again from now"
+        );
+        assert!(watch.overdue(look(1), watchdog.patience));
+    }
+
+    #[test]
+    fn the_looks_take_a_sixteenth_of_the_timeout_within_their_bounds() {
+        let looks = |millis| {
+            let watchdog = Watchdog::new(Duration::from_millis(millis));
+            (watchdog.every.as_millis(), watchdog.patience)
+        };
+        assert_eq!(looks(30_000), (500, 60), "twice a second at most");
+        assert_eq!(looks(1_000), (62, 16), "62.5 ms each");
+        assert_eq!(looks(100_000), (500, 200));
+        assert_eq!(looks(22), (5, 5), "the timeout rounded up to whole looks");
+        assert_eq!(looks(20), (5, 4), "every 5 ms at least");
+        assert_eq!(looks(0), (5, 0));
     }
 
     #[test]
@@ -268,7 +315,8 @@ mod tests {
         drop(watchdog.watch());
         let stopped = tokio::time::timeout(Duration::from_secs(5), served).await;
         assert!(stopped.is_ok_and(|joined| joined.is_err_and(|error| error.is_cancelled())));
-        assert!(watch.overdue(watchdog.timeout));
+        let looks = watchdog.looks.load(Ordering::Relaxed);
+        assert!(watch.overdue(looks, watchdog.patience));
         assert_eq!(
             watchdog.lock().len(),
             1,
