@@ -47,7 +47,7 @@ pub use limits::InputLimits;
 #[cfg(feature = "http")]
 pub(crate) use limits::SizeBound;
 pub(crate) use limits::{Measure, Oversized, Step};
-use reading::{Attempt, NothingParsed};
+use reading::{Attempt, NothingParsed, read_object};
 pub use repair::InputMode;
 pub use slow::check_argument;
 pub(crate) use spec::InputSpec;
@@ -68,10 +68,10 @@ where
     A: DeserializeOwned + ::validator::Validate,
 {
     let mut parsed = None;
-    let mut read = |value: &Value| match A::deserialize(value) {
+    let mut read = |value: &Value| match read_object::<A>(value) {
         Err(error) => Attempt::Unreadable(error),
         Ok(arguments) => {
-            let mut check = |part: &Value| A::deserialize(part).ok()?.validate().err();
+            let mut check = |part: &Value| read_object::<A>(part).ok()?.validate().err();
             if let Some(found) = before_validator(value, spec, large, &mut check) {
                 return Attempt::Refused(found);
             }

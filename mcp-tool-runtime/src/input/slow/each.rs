@@ -10,7 +10,7 @@ use validator::{Validate, ValidationErrors};
 
 use super::placeholder;
 use crate::error::{Found, Violation, ViolationKind};
-use crate::input::reading::{Attempt, Reader};
+use crate::input::reading::{Attempt, Reader, read_object};
 use crate::input::spec::InputSpec;
 use crate::input::validator::violations;
 use crate::input::wire::declared_order;
@@ -24,8 +24,8 @@ pub fn check_argument<S: DeserializeOwned + Validate>(
     property: &str,
 ) -> Option<ValidationErrors> {
     let value = arguments.get(property)?;
-    let alone = Map::from_iter([(property.to_string(), value.clone())]);
-    S::deserialize(Value::Object(alone)).ok()?.validate().err()
+    let alone = Value::Object(Map::from_iter([(property.to_string(), value.clone())]));
+    read_object::<S>(&alone).ok()?.validate().err()
 }
 
 /// Adds to the walk's `found` what the per-argument checks find and the walk could not.
