@@ -71,8 +71,7 @@ where
     let mut read = |value: &Value| match read_object::<A>(value) {
         Err(error) => Attempt::Unreadable(error),
         Ok(arguments) => {
-            let mut check = |part: &Value| read_object::<A>(part).ok()?.validate().err();
-            if let Some(found) = before_validator(value, spec, large, &mut check) {
+            if let Some(found) = before_validator(value, spec, large, &mut check_part::<A>) {
                 return Attempt::Refused(found);
             }
             let errors = arguments.validate().err();
@@ -81,6 +80,28 @@ where
         }
     };
     parse_with(arguments, spec, mode, limits, &mut read)?;
-    // `parse_with` is `Ok` only right after a reading that kept its value.
-    parsed.ok_or_else(|| ToolError::internal(NothingParsed))
+    // `parse_with` is `Ok` only right after a reading that kept its value. A `match` with
+    // the error made apart, not `ok_or_else` and a closure, each compiled for every tool.
+    match parsed {
+        Some(arguments) => Ok(arguments),
+        None => Err(nothing_parsed()),
+    }
+}
+
+/// The `validator` errors of a part of large arguments: `None` when it holds or does not
+/// deserialize (the schema's walk says why).
+fn check_part<A>(part: &Value) -> Option<::validator::ValidationErrors>
+where
+    A: DeserializeOwned + ::validator::Validate,
+{
+    match read_object::<A>(part) {
+        Ok(arguments) => arguments.validate().err(),
+        Err(_) => None,
+    }
+}
+
+/// The error of a parse that kept no value: a bug of this crate, masked like any other.
+#[cold]
+fn nothing_parsed() -> ToolError {
+    ToolError::internal(NothingParsed)
 }
