@@ -49,7 +49,8 @@ pub(crate) fn read_object<A: DeserializeOwned>(arguments: &Value) -> Result<A, s
     }
 }
 
-/// What serde says of arguments that are not an object, which no reader is handed.
+/// The error for arguments that are not an object, which no reader is handed (through
+/// `&Value`, serde would have read an array into a struct field by field).
 #[cold]
 fn not_an_object(arguments: &Value) -> serde_json::Error {
     let found = match arguments {
