@@ -1,9 +1,12 @@
 //! Where the server keeps what outlives one call and may be shared by several instances:
 //! tasks (their status, questions, answers and results) and rate-limit counters.
 //!
-//! [`MemoryStore`] is the default: one process, nothing to run. [`RedisStore`] (feature
-//! `redis`) shares it between instances behind a load balancer. A store of your own
-//! implements [`Store`]: versioned values that expire, and counters per time window.
+//! [`MemoryStore`] is the default: one process, nothing to run.
+#![cfg_attr(feature = "redis", doc = "[`RedisStore`]")]
+// Linked only where it is built: without the feature the link would be broken.
+#![cfg_attr(not(feature = "redis"), doc = "`RedisStore`")]
+//! (feature `redis`) shares it between instances behind a load balancer. A store of your
+//! own implements [`Store`]: versioned values that expire, and counters per time window.
 //!
 #![doc = include_str!("../../docs/store.md")]
 

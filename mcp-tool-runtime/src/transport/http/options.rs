@@ -319,7 +319,10 @@ impl HttpOptions {
     /// [`HttpService::resource_metadata`](crate::http::HttpService::resource_metadata) for an
     /// app of your own), and every 401 and 403 challenge names it
     /// (`WWW-Authenticate: Bearer resource_metadata="…"`). Pair it with a verifier that
-    /// checks the tokens' audience, such as [`JwtVerifier`](crate::http::JwtVerifier)
+    /// checks the tokens' audience, such as
+    #[cfg_attr(feature = "oauth", doc = "[`JwtVerifier`](crate::http::JwtVerifier)")]
+    // Linked only where it is built: without the feature the link would be broken.
+    #[cfg_attr(not(feature = "oauth"), doc = "`JwtVerifier`")]
     /// (feature `oauth`).
     pub fn protected_resource(mut self, resource: ProtectedResource) -> Self {
         self.challenge.resource_metadata = Some(resource.metadata_url());
