@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::fast::parse_with;
 use super::limits::InputLimits;
-use super::reading::{Attempt, NothingParsed};
+use super::reading::{Attempt, nothing_parsed};
 use super::repair::InputMode;
 use super::slow::walk;
 use super::spec::InputSpec;
@@ -171,5 +171,5 @@ pub(crate) fn parse_value(
         }
     };
     parse_with(arguments, spec, mode, limits, &mut read)?;
-    kept.ok_or_else(|| ToolError::internal(NothingParsed))
+    kept.ok_or_else(nothing_parsed)
 }

@@ -47,7 +47,7 @@ pub use limits::InputLimits;
 #[cfg(feature = "http")]
 pub(crate) use limits::SizeBound;
 pub(crate) use limits::{Measure, Oversized, Step};
-use reading::{Attempt, NothingParsed, read_object};
+use reading::{Attempt, nothing_parsed, read_object};
 pub use repair::InputMode;
 pub use slow::check_argument;
 pub(crate) use spec::InputSpec;
@@ -98,10 +98,4 @@ where
         Ok(arguments) => arguments.validate().err(),
         Err(_) => None,
     }
-}
-
-/// The error of a parse that kept no value: a bug of this crate, masked like any other.
-#[cold]
-fn nothing_parsed() -> ToolError {
-    ToolError::internal(NothingParsed)
 }

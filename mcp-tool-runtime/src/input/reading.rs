@@ -4,7 +4,7 @@
 use serde::de::{self, DeserializeOwned, Deserializer, Unexpected, Visitor};
 use serde_json::{Map, Value};
 
-use crate::error::Found;
+use crate::error::{Found, ToolError};
 
 /// What one typed reading of the arguments found.
 pub(crate) enum Attempt {
@@ -23,9 +23,9 @@ pub(crate) enum Attempt {
 /// so that a crate with many tools compiles the rest once, in this crate.
 pub(crate) type Reader<'r> = dyn FnMut(&Value) -> Attempt + 'r;
 
-/// A successful parse that kept no value: a bug of this crate, masked like any other.
+/// A successful parse that kept no value (see [`nothing_parsed`]).
 #[derive(Debug)]
-pub(crate) struct NothingParsed;
+struct NothingParsed;
 
 impl std::fmt::Display for NothingParsed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -34,6 +34,13 @@ impl std::fmt::Display for NothingParsed {
 }
 
 impl std::error::Error for NothingParsed {}
+
+/// The error of a parse that kept no value: a bug of this crate, masked like any other.
+/// Apart and cold, so that no tool compiles it.
+#[cold]
+pub(crate) fn nothing_parsed() -> ToolError {
+    ToolError::internal(NothingParsed)
+}
 
 /// Reads `A` from `arguments`, which every path hands a reader as an object (`fast/mod.rs`
 /// answers any other value itself). serde reads `&Value` through one `deserialize_struct`
